@@ -1,0 +1,42 @@
+// Every knob the service reads from its environment, in one place (decisions §1).
+// Read lazily so tests and the sampler see the values of the process they run in.
+
+function num(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+function url(name: string, fallback: string): string {
+  return (process.env[name] || fallback).replace(/\/+$/, '');
+}
+
+export const config = {
+  upstream: {
+    gold: () => url('GOLD_API_URL', 'https://api.gold-api.com'),
+    fx: () => url('FX_API_URL', 'https://open.er-api.com'),
+    crypto: () => url('CRYPTO_API_URL', 'https://api.coingecko.com'),
+    chart: () => url('CHART_API_URL', 'https://query1.finance.yahoo.com'),
+    reserves: () => url('RESERVES_API_URL', 'https://api.db.nomics.world'),
+  },
+  /** Milliseconds a single upstream request may take before it counts as down. */
+  upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),
+  /** Folder of the embedded store. */
+  dataDir: () => process.env.DATA_DIR || './.data',
+  /** Test-only: when set, every cache TTL becomes this many seconds. */
+  ttlOverrideS: () => num('CACHE_TTL_S', 0) || null,
+  /** Sampler period and bucket width, seconds (default 120). */
+  sampleIntervalS: () => num('SAMPLE_INTERVAL_S', 120),
+  samplerEnabled: () => (process.env.SAMPLER ?? '').toLowerCase() !== 'off',
+  cronSecret: () => process.env.CRON_SECRET || null,
+  kv: () =>
+    process.env.KV_REST_API_URL && process.env.KV_REST_API_TOKEN
+      ? { url: process.env.KV_REST_API_URL, token: process.env.KV_REST_API_TOKEN }
+      : null,
+};
+
+/** TTL in milliseconds, honouring the test override. */
+export function ttlMs(seconds: number): number {
+  return (config.ttlOverrideS() ?? seconds) * 1000;
+}

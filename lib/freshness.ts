@@ -1,0 +1,128 @@
+import { ttlMs } from './config';
+import { getStore } from './store';
+import { UpstreamError } from './upstream/fetch';
+
+// The freshness layer: one Feed per upstream value. A read within the TTL is served from memory
+// (or from the store, which other instances and earlier processes share); a miss makes exactly one
+// upstream call however many requests wait on it (single-flight); a failed or implausible fetch
+// falls back to the last known real value, kept in the store so restarts and new instances have it.
+
+/** A value as it came from an upstream: `asOf` is the upstream's own timestamp, `fetchedAt` ours (ms). */
+export interface Sourced<T> {
+  value: T;
+  asOf: number;
+  fetchedAt: number;
+}
+
+export type Status = 'fresh' | 'stale' | 'unavailable';
+export type Source = 'upstream' | 'cache' | 'snapshot';
+
+export interface Reading<T> {
+  status: Status;
+  value: T | null;
+  /** Upstream timestamp of the value (ms), null when unavailable. */
+  asOf: number | null;
+  source: Source | null;
+  /** When we fetched it (ms). */
+  fetchedAt: number | null;
+}
+
+export interface FeedOptions<T> {
+  /** Store key suffix and log label. */
+  name: string;
+  /** Seconds a fetched value counts as fresh. */
+  ttlS: number;
+  fetch: () => Promise<Sourced<T>>;
+  /** Rejects a fetched value that is implausible next to the last real one; returns the reason. */
+  check?: (next: Sourced<T>, last: Sourced<T> | null) => string | null;
+}
+
+/** After a failure, wait this long (or the TTL, if shorter) before asking the upstream again. */
+const RETRY_AFTER_FAILURE_MS = 5000;
+
+export const UNAVAILABLE: Reading<never> = { status: 'unavailable', value: null, asOf: null, source: null, fetchedAt: null };
+
+export class Feed<T> {
+  private mem: Sourced<T> | null = null;
+  private inflight: Promise<Reading<T>> | null = null;
+  private failedAt = 0;
+
+  constructor(private readonly opts: FeedOptions<T>) {}
+
+  private get key() {
+    return `last:${this.opts.name}`;
+  }
+
+  private isFresh(v: Sourced<T> | null, now: number): v is Sourced<T> {
+    return v !== null && now - v.fetchedAt < ttlMs(this.opts.ttlS);
+  }
+
+  /** The value for this request: fresh, stale or unavailable. Never throws. */
+  read(): Promise<Reading<T>> {
+    const now = Date.now();
+    if (this.isFresh(this.mem, now)) return Promise.resolve(reading('fresh', this.mem, 'cache'));
+    const backoff = Math.min(ttlMs(this.opts.ttlS), RETRY_AFTER_FAILURE_MS);
+    if (now - this.failedAt < backoff) return this.fallback();
+    this.inflight ??= this.refresh().finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  /** What we hold now, without asking the upstream: for error bodies and debug output. */
+  async peek(): Promise<Reading<T>> {
+    const last = await this.last();
+    if (!last) return UNAVAILABLE;
+    return reading(this.isFresh(last, Date.now()) ? 'fresh' : 'stale', last, 'cache');
+  }
+
+  /** Age of the value in memory, seconds (null when none). */
+  cacheAgeS(): number | null {
+    return this.mem ? Math.floor((Date.now() - this.mem.fetchedAt) / 1000) : null;
+  }
+
+  private async refresh(): Promise<Reading<T>> {
+    const last = await this.last();
+    if (this.isFresh(last, Date.now())) return reading('fresh', last, 'cache');
+    try {
+      const next = await this.opts.fetch();
+      const reason = this.opts.check?.(next, last);
+      if (reason) throw new UpstreamError(this.opts.name, `rejected: ${reason}`);
+      this.mem = next;
+      this.failedAt = 0;
+      await safely(() => getStore().set(this.key, next), `save ${this.key}`);
+      return reading('fresh', next, 'upstream');
+    } catch (err) {
+      this.failedAt = Date.now();
+      console.warn(`[upstream] ${this.opts.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return last ? reading('stale', last, 'cache') : UNAVAILABLE;
+    }
+  }
+
+  private async fallback(): Promise<Reading<T>> {
+    const last = await this.last();
+    return last ? reading('stale', last, 'cache') : UNAVAILABLE;
+  }
+
+  /** The newest real value: memory, else the store (shared with other processes and instances). */
+  private async last(): Promise<Sourced<T> | null> {
+    const stored = await safely(() => getStore().get<Sourced<T>>(this.key), `read ${this.key}`);
+    const newest = stored && (!this.mem || stored.fetchedAt > this.mem.fetchedAt) ? stored : this.mem;
+    this.mem = newest;
+    return newest;
+  }
+}
+
+function reading<T>(status: Status, v: Sourced<T>, source: Source): Reading<T> {
+  return { status, value: v.value, asOf: v.asOf, source, fetchedAt: v.fetchedAt };
+}
+
+/** Store trouble must never take a response down: log it and carry on from memory. */
+async function safely<R>(fn: () => Promise<R>, what: string): Promise<R | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    console.warn(`[store] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
+}

@@ -1,0 +1,40 @@
+// JSON responses with the headers every REST response carries (decisions §8). Compression is
+// negotiated for every response by the server in front of Next (server.mjs).
+
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+export interface SendOptions {
+  status?: number;
+  /** Cache-Control value; errors default to no-store. */
+  cache?: string;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+export function send(req: Request, body: string, opts: SendOptions = {}): Response {
+  const status = opts.status ?? 200;
+  const headers = new Headers({
+    ...CORS_HEADERS,
+    'Content-Type': opts.contentType ?? 'application/json; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': opts.cache ?? (status >= 400 ? 'no-store' : 'public, max-age=30'),
+    ...opts.headers,
+  });
+  return new Response(req.method === 'HEAD' ? null : body, { status, headers });
+}
+
+export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): Response {
+  return send(req, JSON.stringify(value), opts);
+}
+
+/** The origin the client used (behind a proxy, the forwarded one), for absolute links. */
+export function publicOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const host = req.headers.get('x-forwarded-host')?.split(',')[0].trim() || req.headers.get('host') || url.host;
+  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0].trim() || url.protocol.replace(':', '');
+  return `${proto}://${host}`;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+// Shapes shared by every endpoint. These zod schemas are the only description of the API:
+// response types are inferred from them, and the OpenAPI document and MCP tool schemas are
+// generated from them.
+
+export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC' });
+
+export const DataState = z
+  .object({
+    status: z.enum(['fresh', 'stale', 'unavailable']).meta({
+      description: 'fresh: from the upstream now or within its cache TTL; stale: the last real value during an outage; unavailable: none held',
+    }),
+    as_of: Timestamp.nullable().meta({ description: "The upstream's own timestamp of the value, else when it was fetched" }),
+    source: z.enum(['upstream', 'cache', 'snapshot']).nullable().meta({
+      description: 'upstream: fetched for this request; cache: from the cache or store; snapshot: bundled with the release',
+    }),
+    age_seconds: z.number().int().nonnegative().nullable().meta({ description: 'Seconds between `as_of` and the response' }),
+  })
+  .meta({ id: 'DataState', description: 'Freshness of the primary data of a response, at generation time' });
+export type DataState = z.infer<typeof DataState>;
+
+export const ErrorBody = z
+  .object({
+    error: z.string().meta({ description: 'What went wrong, in words' }),
+    supported: z.array(z.string()).optional().meta({ description: 'Supported currency codes (unsupported-currency errors)' }),
+    valid: z.array(z.string()).optional().meta({ description: 'Valid values of the parameter (invalid-value errors)' }),
+    data_state: DataState,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Error', description: 'Every REST error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;

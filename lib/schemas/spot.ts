@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { DataState, Timestamp } from './common';
+
+const usd = (description: string) => z.number().meta({ description });
+const usdOrNull = (description: string) => z.number().nullable().meta({ description });
+
+export const SpotQuery = z.object({
+  currency: z.string().default('USD').meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
+  unit: z.enum(['oz', 'gram', 'kg']).default('oz').meta({ description: 'Weight unit of `xau.price`' }),
+  compact: z.literal('1').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
+  debug: z.literal('1').optional().meta({ description: '`1` appends the `debug` object' }),
+});
+export type SpotQuery = z.infer<typeof SpotQuery>;
+
+export const Groups = z
+  .object({ gold: DataState, silver: DataState, fx: DataState, tokens: DataState })
+  .meta({ id: 'Groups', description: 'One data state per data group of the spot response' });
+
+export const Spot = z
+  .object({
+    xau: z.object({
+      price: usd('Gold price in `currency` per `unit` (oz 2 decimals, gram 4, kg 2)'),
+      currency: z.string().meta({ description: 'ISO 4217 code, upper case' }),
+      unit: z.enum(['troy_oz', 'gram', 'kg']),
+    }),
+    spot_usd_oz: usd('XAU/USD per troy ounce, unrounded as the upstream gave it'),
+    per_gram_usd: usd('USD per gram (4 decimals)'),
+    per_kg_usd: usd('USD per kilogram (2 decimals)'),
+    fx_rate: usd('Units of `currency` per USD applied to `xau.price`'),
+    fx_rates: z.record(z.string(), z.number()).optional().meta({ description: 'Rates against USD of every code in the FX table in use; omitted with compact=1' }),
+    silver_usd_oz: usdOrNull('XAG/USD per troy ounce'),
+    gold_silver_ratio: usdOrNull('Gold ÷ silver, 2 decimals'),
+    xaut_usd: usdOrNull('Tether Gold (XAUT) price, USD'),
+    paxg_usd: usdOrNull('PAX Gold (PAXG) price, USD'),
+    xaut_gold_ratio: usdOrNull('XAUT ÷ gold spot (above 1 is a premium), 4 decimals'),
+    paxg_gold_ratio: usdOrNull('PAXG ÷ gold spot, 4 decimals'),
+    btc_usd: usdOrNull('Bitcoin price, USD'),
+    btc_gold_oz: usdOrNull('Troy ounces of gold one Bitcoin buys, 4 decimals'),
+    btc_gold_kg: usdOrNull('Kilograms of gold one Bitcoin buys, 4 decimals'),
+    btc_market_cap_usd: usdOrNull('Bitcoin market capitalisation, USD'),
+    gold_market_cap_usd: usdOrNull('Spot × above-ground stock in troy ounces, USD'),
+    btc_vs_gold_mcap_pct: usdOrNull('Bitcoin market cap as percent of gold market cap, 2 decimals'),
+    bitcoin_gold_parity_usd: usdOrNull('Bitcoin price at which its market cap equals gold’s, 2 decimals'),
+    gold_supply_tonnes: usd('Total above-ground gold stock, tonnes (World Gold Council)'),
+    annual_production_tonnes: usd('Annual mine production, tonnes (World Gold Council)'),
+    underground_reserves_tonnes: usd('Mineable underground reserves, tonnes (USGS)'),
+    cb_reserves_tonnes: usd('World official gold holdings, tonnes (World Gold Council / IMF IFS)'),
+    cb_top_holder_usa_tonnes: usd('United States official holdings, tonnes'),
+    cb_net_purchases_tonnes: usd('Central-bank net purchases in the latest full year, tonnes'),
+    cb_reserves_pct_supply: usd('Official holdings as percent of above-ground stock, 2 decimals'),
+    cb_share_global_reserves_pct: usd('Gold as percent of world official reserves, 2 decimals'),
+    price_source: z.string().meta({ description: 'Attribution of the gold price, or `unavailable`' }),
+    fx_source: z.string(),
+    silver_source: z.string(),
+    token_source: z.string(),
+    data_state: DataState,
+    groups: Groups,
+    stale: z.boolean().meta({ description: 'True when the last known real gold price is served during an outage' }),
+    price_as_of: Timestamp.meta({ description: 'When the gold price was sourced; differs from `updated_at` only when stale' }),
+    fx_stale: z.boolean().meta({ description: 'True when FX rates are not from the live feed this cycle' }),
+    stats_as_of: z.string().meta({ description: 'Vintage date of the supply and reserve statistics' }),
+    updated_at: Timestamp.meta({ description: 'Response generation time' }),
+    source: z.string(),
+    docs: z.string(),
+    debug: z
+      .object({
+        uptime_s: z.number().int(),
+        price_age_s: z.number().int().nullable(),
+        fx_cache_age_s: z.number().int().nullable(),
+        token_cache_age_s: z.number().int().nullable(),
+        store: z.string(),
+      })
+      .optional()
+      .meta({ description: 'With debug=1 only: cache ages in seconds' }),
+  })
+  .meta({ id: 'Spot', description: 'Live spot gold with silver, FX, tokens, Bitcoin comparison and statistics' });
+export type Spot = z.infer<typeof Spot>;

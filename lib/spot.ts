@@ -1,0 +1,144 @@
+import { toDataState } from './data-state';
+import { feeds } from './feeds';
+import { FX_FALLBACK } from './fx-fallback';
+import type { Reading } from './freshness';
+import { ApiError, invalidValue } from './http/errors';
+import type { DataState } from './schemas/common';
+import type { Spot } from './schemas/spot';
+import { stats } from './stats';
+import { getStore } from './store';
+import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, UNITS, type Unit } from './units';
+import { CRYPTO_API_NAME } from './upstream/crypto';
+import { FX_API_NAME, type FxTable } from './upstream/fx';
+import { GOLD_API_NAME } from './upstream/gold-api';
+
+// GET /api/v1/spot: gold in any currency and unit, with silver, FX, tokens, Bitcoin and the
+// annual statistics. Each group is read from its own feed and degrades on its own; only a gold
+// price never seen makes the whole answer unavailable (503).
+
+export interface SpotParams {
+  currency?: string;
+  unit?: string;
+  compact?: string;
+  debug?: string;
+}
+
+export interface SpotOptions {
+  /** Origin of the request, for the `docs` link. */
+  origin: string;
+}
+
+const UNIT_LABEL: Record<Unit, Spot['xau']['unit']> = { oz: 'troy_oz', gram: 'gram', kg: 'kg' };
+const SERVICE = 'Gold market data service: free, keyless, honest about freshness';
+
+/** Validated spot parameters; throws the documented 400s. */
+export function parseSpotParams(p: SpotParams): { currency: string; unit: Unit; compact: boolean; debug: boolean } {
+  const unit = (p.unit ?? 'oz').toLowerCase();
+  if (!UNITS.includes(unit as Unit)) throw new ApiError(400, `Unsupported unit: ${p.unit}. Valid values: oz, gram, kg`);
+  for (const flag of ['compact', 'debug'] as const) {
+    if (p[flag] !== undefined && p[flag] !== '1') throw invalidValue(flag, p[flag], ['1']);
+  }
+  return { currency: (p.currency ?? 'USD').toUpperCase(), unit: unit as Unit, compact: p.compact === '1', debug: p.debug === '1' };
+}
+
+/** The FX table in use and its group state: live, last live (stale), or the bundled snapshot. */
+function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: DataState; source: string } {
+  if (r.value) return { table: r.value, state: toDataState(r, now), source: FX_API_NAME };
+  return {
+    table: FX_FALLBACK.table,
+    state: toDataState({ status: 'stale', asOf: FX_FALLBACK.asOf, source: 'snapshot' }, now),
+    source: FX_FALLBACK.label,
+  };
+}
+
+export async function getSpot(params: SpotParams, opts: SpotOptions): Promise<Spot> {
+  const q = parseSpotParams(params);
+  const [gold, silver, fxr, tokens] = await Promise.all([
+    feeds.gold.read(),
+    feeds.silver.read(),
+    feeds.fx.read(),
+    feeds.tokens.read(),
+  ]);
+  const now = Date.now();
+  const fx = fxInUse(fxr, now);
+
+  if (!/^[A-Z]{3}$/.test(q.currency) || !(q.currency in fx.table)) {
+    throw new ApiError(400, `Unsupported currency: ${params.currency}`, { supported: Object.keys(fx.table).sort() });
+  }
+  if (gold.value === null) {
+    throw new ApiError(503, 'Gold price unavailable: the upstream is down and no real price has been seen yet. Retry shortly.', {
+      data_state: toDataState(gold, now),
+    });
+  }
+
+  const spot = gold.value;
+  const rate = fx.table[q.currency];
+  const silverUsd = silver.value;
+  const t = tokens.value;
+  const perKg = spot * OZ_PER_KG;
+  const goldMcap = spot * stats.gold_supply_tonnes * OZ_PER_TONNE;
+  const btc = t?.btc_usd ?? null;
+  const btcMcap = t?.btc_market_cap_usd ?? null;
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : a / b);
+
+  const updatedAt = new Date(now).toISOString();
+  const dataState = toDataState(gold, now);
+  const body: Spot = {
+    xau: { price: round(perUnit(spot * rate, q.unit), UNIT_DECIMALS[q.unit]), currency: q.currency, unit: UNIT_LABEL[q.unit] },
+    spot_usd_oz: spot,
+    per_gram_usd: round(spot / GRAMS_PER_OZ, 4),
+    per_kg_usd: round(perKg, 2),
+    fx_rate: rate,
+    fx_rates: q.compact ? undefined : fx.table,
+    silver_usd_oz: silverUsd,
+    gold_silver_ratio: roundOrNull(ratio(spot, silverUsd), 2),
+    xaut_usd: t?.xaut_usd ?? null,
+    paxg_usd: t?.paxg_usd ?? null,
+    xaut_gold_ratio: roundOrNull(ratio(t?.xaut_usd ?? null, spot), 4),
+    paxg_gold_ratio: roundOrNull(ratio(t?.paxg_usd ?? null, spot), 4),
+    btc_usd: btc,
+    btc_gold_oz: roundOrNull(ratio(btc, spot), 4),
+    btc_gold_kg: roundOrNull(ratio(btc, perKg), 4),
+    btc_market_cap_usd: btcMcap,
+    gold_market_cap_usd: round(goldMcap, 0),
+    btc_vs_gold_mcap_pct: roundOrNull(btcMcap === null ? null : (btcMcap / goldMcap) * 100, 2),
+    bitcoin_gold_parity_usd: roundOrNull(btcMcap === null || btc === null ? null : goldMcap / (btcMcap / btc), 2),
+    gold_supply_tonnes: stats.gold_supply_tonnes,
+    annual_production_tonnes: stats.annual_production_tonnes,
+    underground_reserves_tonnes: stats.underground_reserves_tonnes,
+    cb_reserves_tonnes: stats.cb_reserves_tonnes,
+    cb_top_holder_usa_tonnes: stats.cb_top_holder_usa_tonnes,
+    cb_net_purchases_tonnes: stats.cb_net_purchases_tonnes,
+    cb_reserves_pct_supply: round((stats.cb_reserves_tonnes / stats.gold_supply_tonnes) * 100, 2),
+    cb_share_global_reserves_pct: round(stats.cb_share_global_reserves * 100, 2),
+    price_source: GOLD_API_NAME,
+    fx_source: fx.source,
+    silver_source: silver.value === null ? 'unavailable' : GOLD_API_NAME,
+    token_source: t === null ? 'unavailable' : CRYPTO_API_NAME,
+    data_state: dataState,
+    groups: { gold: dataState, silver: toDataState(silver, now), fx: fx.state, tokens: toDataState(tokens, now) },
+    stale: gold.status === 'stale',
+    price_as_of: gold.status === 'stale' ? (dataState.as_of ?? updatedAt) : updatedAt,
+    fx_stale: fx.state.status !== 'fresh',
+    stats_as_of: stats.as_of,
+    updated_at: updatedAt,
+    source: SERVICE,
+    docs: `${opts.origin}/docs`,
+  };
+  if (q.debug) {
+    const age = (r: Reading<unknown>) => (r.fetchedAt === null ? null : Math.max(0, Math.floor((now - r.fetchedAt) / 1000)));
+    body.debug = {
+      uptime_s: Math.floor(process.uptime()),
+      price_age_s: age(gold),
+      fx_cache_age_s: age(fxr),
+      token_cache_age_s: age(tokens),
+      store: getStore().kind,
+    };
+  }
+  return body;
+}
+
+/** Gold's state without asking the upstream: for error bodies. */
+export async function goldState(): Promise<DataState> {
+  return toDataState(await feeds.gold.peek());
+}

@@ -1,0 +1,28 @@
+// The store holds everything that must outlive a request or a process: last known real
+// prices, cached series, sampler points, claims and counters. Two backends implement it:
+// the embedded SQLite file (default) and Vercel KV / Upstash Redis (when configured).
+
+/** One recorded sample: unix seconds and USD per troy ounce. */
+export interface Point {
+  t: number;
+  p: number;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'kv';
+  /** JSON value under `key`, or null when absent or expired. */
+  get<T>(key: string): Promise<T | null>;
+  /** Stores a JSON value; `ttlSeconds` makes it expire. */
+  set<T>(key: string, value: T, ttlSeconds?: number): Promise<void>;
+  /** Atomically takes `key` if nobody holds it; true for the one caller that won. */
+  claim(key: string, ttlSeconds: number): Promise<boolean>;
+  /** Adds one to a counter that starts its `ttlSeconds` window on first use; returns the new count. */
+  incr(key: string, ttlSeconds: number): Promise<number>;
+  /** Adds a point to a time series (a second point at the same `t` replaces the first). */
+  addPoint(series: string, point: Point): Promise<void>;
+  /** Points with `from <= t <= to`, oldest first. */
+  range(series: string, from: number, to: number): Promise<Point[]>;
+  /** Removes points older than `before` (unix seconds); returns how many went. */
+  trim(series: string, before: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,48 @@
+// `npm start`: serves the built app (API, MCP, docs, widgets) on PORT, building first when no
+// build exists. A small custom server around Next so every response is compressed by content
+// negotiation, brotli when the client accepts it and gzip otherwise: `next start` only gzips.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import compression from 'compression';
+import next from 'next';
+
+const root = import.meta.dirname;
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || '0.0.0.0';
+
+if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
+  console.log('No build found: running next build first.');
+  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'next'), ['build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+process.env.NODE_ENV = 'production';
+const app = next({ dev: false, dir: root, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+// Bodies under 1 KB are not worth compressing; brotli at quality 4 (the package default) is
+// close to gzip's speed with smaller output.
+const compress = compression({
+  threshold: 1024,
+  filter(req, res) {
+    // Next sets some headers as one-element arrays, which the default filter cannot read.
+    const type = res.getHeader('Content-Type');
+    if (Array.isArray(type)) res.setHeader('Content-Type', type.join(', '));
+    return compression.filter(req, res);
+  },
+});
+const server = http.createServer((req, res) => compress(req, res, () => handle(req, res)));
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => console.log(`Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`));
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}

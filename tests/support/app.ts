@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+// Starts the real built app (server.mjs: `next start` plus compression) on a free port with its own store folder, and stops
+// it. The build is made once per test run by `npm test` (`next build`) and reused by every app.
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppOptions {
+  env?: Record<string, string>;
+  /** Reuse a store folder (to test restarts or share state); a fresh temp one otherwise. */
+  dataDir?: string;
+}
+
+export class App {
+  url = '';
+  output = '';
+  private child: ChildProcess | null = null;
+
+  private constructor(
+    readonly dataDir: string,
+    private env: Record<string, string>,
+  ) {}
+
+  static async start(opts: AppOptions = {}): Promise<App> {
+    const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-test-'));
+    const app = new App(dataDir, {
+      SAMPLER: 'off',
+      UPSTREAM_TIMEOUT_MS: '1500',
+      ...opts.env,
+    });
+    await app.boot();
+    return app;
+  }
+
+  /** Stops and starts again on the same store folder and environment (new port). */
+  async restart(env: Record<string, string> = {}): Promise<void> {
+    await this.stop();
+    Object.assign(this.env, env);
+    await this.boot();
+  }
+
+  get(pathAndQuery: string, init?: RequestInit): Promise<Response> {
+    return fetch(this.url + pathAndQuery, init);
+  }
+
+  async json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }> {
+    const res = await this.get(pathAndQuery, init);
+    const text = await res.text();
+    let body: T;
+    try {
+      body = JSON.parse(text) as T;
+    } catch {
+      throw new Error(`${pathAndQuery}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    return { status: res.status, body, headers: res.headers };
+  }
+
+  private async boot(): Promise<void> {
+    const port = await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    this.output = '';
+    const child = spawn(process.execPath, ['server.mjs'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: '1',
+        PORT: String(port),
+        HOSTNAME: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.output += d));
+    child.stderr!.on('data', (d) => (this.output += d));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${this.output}`);
+      try {
+        const res = await fetch(`${this.url}/`, { signal: AbortSignal.timeout(2000) });
+        await res.arrayBuffer();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error(`server not ready after 30 s:\n${this.output}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+    this.child = null;
+  }
+}

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+// A local stand-in for every upstream, serving the recorded real responses in tests/fixtures
+// (see its SOURCES.md) and failing on command. It runs in the test process; the app under test
+// reaches it through the *_API_URL variables. It counts the calls each route receives.
+
+export const FIXTURES = path.resolve(__dirname, '../fixtures');
+
+export function fixtureText(name: string): string {
+  return fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+}
+export function fixture<T = any>(name: string): T {
+  return JSON.parse(fixtureText(name)) as T;
+}
+
+export type RouteName = 'gold' | 'silver' | 'fx' | 'crypto' | 'chart' | 'reserves';
+
+/** What a route does with the next requests. */
+export type Behaviour =
+  /** 200 with a recorded body (the route's default fixture unless named). */
+  | { mode: 'ok'; fixture?: string }
+  /** 200 with a body made by the test from the default fixture: wrong shapes, zero, negative, absurd values. */
+  | { mode: 'json'; body: unknown; status?: number }
+  /** Any status with a recorded body, or an empty one. */
+  | { mode: 'status'; status: number; fixture?: string; text?: string }
+  /** Connection dropped without an answer. */
+  | { mode: 'refuse' }
+  /** Accepts and never answers. */
+  | { mode: 'hang' }
+  /** 200 with a body that is not JSON. */
+  | { mode: 'malformed' };
+
+/** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
+export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
+
+const DEFAULT_FIXTURE: Record<Exclude<RouteName, 'chart'>, string> = {
+  gold: 'goldapi-price-XAU.json',
+  silver: 'goldapi-price-XAG.json',
+  fx: 'er-api-latest-USD.json',
+  crypto: 'coingecko-simple-price.json',
+  reserves: 'dbnomics-IMF-IRFCL-M.PL.RAFAGOLDV_OZT.S1X.trimmed.json',
+};
+
+function routeOf(url: URL): { name: RouteName; ticker?: string } | null {
+  const p = url.pathname;
+  if (p === '/price/XAU') return { name: 'gold' };
+  if (p === '/price/XAG') return { name: 'silver' };
+  if (p === '/v6/latest/USD') return { name: 'fx' };
+  if (p === '/api/v3/simple/price') return { name: 'crypto' };
+  const chart = p.match(/^\/v8\/finance\/chart\/([^/]+)$/);
+  if (chart) return { name: 'chart', ticker: decodeURIComponent(chart[1]) };
+  if (p.startsWith('/v22/series/')) return { name: 'reserves' };
+  return null;
+}
+
+export class FakeUpstream {
+  readonly calls: Record<RouteName, number> = { gold: 0, silver: 0, fx: 0, crypto: 0, chart: 0, reserves: 0 };
+  /** Every request path with its query, in order. */
+  readonly log: string[] = [];
+  private behaviour: Partial<Record<RouteName, Behaviour>> = {};
+  private chartHandler: ChartHandler | null = null;
+  private hung = new Set<http.ServerResponse>();
+  private server!: http.Server;
+  url = '';
+
+  static async start(): Promise<FakeUpstream> {
+    const fake = new FakeUpstream();
+    fake.server = http.createServer((req, res) => fake.handle(req, res));
+    fake.server.keepAliveTimeout = 1000;
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    return fake;
+  }
+
+  set(route: RouteName, b: Behaviour): this {
+    this.behaviour[route] = b;
+    return this;
+  }
+
+  /** Every route back to its recorded default; hung requests are released. */
+  reset(): this {
+    this.behaviour = {};
+    this.releaseHung();
+    return this;
+  }
+
+  onChart(handler: ChartHandler | null): this {
+    this.chartHandler = handler;
+    return this;
+  }
+
+  resetCalls(): void {
+    for (const k of Object.keys(this.calls) as RouteName[]) this.calls[k] = 0;
+    this.log.length = 0;
+  }
+
+  /** Environment for the app under test: every upstream pointed here. */
+  env(): Record<string, string> {
+    return {
+      GOLD_API_URL: this.url,
+      FX_API_URL: this.url,
+      CRYPTO_API_URL: this.url,
+      CHART_API_URL: this.url,
+      RESERVES_API_URL: this.url,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.releaseHung();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private releaseHung() {
+    for (const res of this.hung) res.destroy();
+    this.hung.clear();
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', this.url);
+    this.log.push(url.pathname + url.search);
+    const route = routeOf(url);
+    if (!route) return this.reply(res, 404, '{"error":"no such fake route"}');
+    this.calls[route.name]++;
+    const b = this.behaviour[route.name] ?? { mode: 'ok' };
+    switch (b.mode) {
+      case 'refuse':
+        return req.socket.destroy();
+      case 'hang':
+        this.hung.add(res);
+        return;
+      case 'malformed':
+        return this.reply(res, 200, '{"price": 43');
+      case 'json':
+        return this.reply(res, b.status ?? 200, JSON.stringify(b.body));
+      case 'status':
+        return this.reply(res, b.status, b.text ?? (b.fixture ? fixtureText(b.fixture) : ''));
+      case 'ok':
+        if (route.name === 'chart') {
+          const answer = this.chartHandler?.(route.ticker!, url.searchParams);
+          if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
+          return this.reply(res, answer.status, JSON.stringify(answer.body));
+        }
+        return this.reply(res, 200, fixtureText(b.fixture ?? DEFAULT_FIXTURE[route.name]));
+    }
+  }
+
+  private reply(res: http.ServerResponse, status: number, body: string) {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(body);
+  }
+}
