@@ -21,7 +21,7 @@ export type RouteName = 'gold' | 'silver' | 'fx' | 'crypto' | 'chart' | 'reserve
 /** What a route does with the next requests. */
 export type Behaviour =
   /** 200 with a recorded body (the route's default fixture unless named). */
-  | { mode: 'ok'; fixture?: string }
+  | { mode: 'ok'; fixture?: string; delayMs?: number }
   /** 200 with a body made by the test from the default fixture: wrong shapes, zero, negative, absurd values. */
   | { mode: 'json'; body: unknown; status?: number }
   /** Any status with a recorded body, or an empty one. */
@@ -144,7 +144,12 @@ export class FakeUpstream {
           if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
-        return this.reply(res, 200, fixtureText(b.fixture ?? DEFAULT_FIXTURE[route.name]));
+        {
+          const body = fixtureText(b.fixture ?? DEFAULT_FIXTURE[route.name]);
+          if (b.delayMs) setTimeout(() => this.reply(res, 200, body), b.delayMs);
+          else this.reply(res, 200, body);
+          return;
+        }
     }
   }
 
