@@ -8,6 +8,8 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Integration files each start their own `next start`; two at a time suits a 2-core machine.
     maxWorkers: 2,
+    // The JSON report lets CI print one plain summary line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 60_000,
     hookTimeout: 90_000,
   },

@@ -1,0 +1,88 @@
+// `npm run bench`: throughput and latency of the built app on loopback, each figure beside a
+// reference measured in the same run. Not part of `npm test`: figures depend on the machine.
+// Record results in BENCHMARKS.md with the machine they came from.
+import http from 'node:http';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { App } from '../tests/support/app';
+import { FakeUpstream } from '../tests/support/fake-upstream';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+function row(name: string, f: Figures): string {
+  return `| ${name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.errors} |`;
+}
+
+/** A bare node:http server answering every request with the same bytes: the ceiling for this machine. */
+async function ceiling(body: Buffer, headers: Record<string, string>): Promise<{ url: string; close: () => void }> {
+  const srv = http.createServer((_req, res) => {
+    res.writeHead(200, { ...headers, 'content-length': String(body.length) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/`, close: () => srv.close() };
+}
+
+async function stampede(): Promise<number> {
+  const fake = await FakeUpstream.start();
+  fake.set('gold', { mode: 'ok', delayMs: 200 });
+  const app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '60' } });
+  try {
+    await Promise.all(Array.from({ length: 500 }, () => app.get('/api/v1/spot?compact=1').then((r) => r.arrayBuffer())));
+    return fake.calls.gold;
+  } finally {
+    await app.stop();
+    await fake.close();
+  }
+}
+
+async function main() {
+  console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+  console.log(`# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback\n`);
+
+  const fake = await FakeUpstream.start();
+  // Warm caches must stay warm for the whole run.
+  const app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '3600' } });
+  try {
+    const path = '/api/v1/spot?compact=1';
+    const warm = await app.get(path);
+    const bytes = Buffer.from(await warm.arrayBuffer());
+    const bare = await ceiling(bytes, { 'content-type': 'application/json; charset=utf-8' });
+
+    const spot = await load(app.url + path);
+    const spotBr = await load(app.url + '/api/v1/spot', { 'accept-encoding': 'br' });
+    const ref = await load(bare.url);
+    bare.close();
+
+    console.log('| endpoint | req/s | p50 ms | p99 ms | errors |');
+    console.log('|---|---|---|---|---|');
+    console.log(row('bare node:http, same bytes (ceiling)', ref));
+    console.log(row('GET /api/v1/spot?compact=1 (warm)', spot));
+    console.log(row('GET /api/v1/spot full table, brotli (warm)', spotBr));
+    console.log(`\nspot / ceiling throughput: ${(spot.rps / ref.rps).toFixed(3)}`);
+    console.log(`upstream calls during the warm runs: gold ${fake.calls.gold}, fx ${fake.calls.fx}`);
+  } finally {
+    await app.stop();
+    await fake.close();
+  }
+
+  console.log(`\ncold-cache stampede: 500 concurrent requests → ${await stampede()} gold upstream call(s)`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
