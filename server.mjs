@@ -35,7 +35,11 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
-const server = http.createServer((req, res) => compress(req, res, () => handle(req, res)));
+const server = http.createServer((req, res) => {
+  // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
+  req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
+  compress(req, res, () => handle(req, res));
+});
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`));
 

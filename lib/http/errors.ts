@@ -1,3 +1,5 @@
+import type { DataState, ErrorBody } from '../schemas/common';
+
 // One error type for everything a client can be told: the route wrapper turns it into the
 // documented `{error, ...}` body. Anything else that escapes a handler is a bug: logged, and
 // answered with a generic 503, never a stack trace and never a 500 page.
@@ -18,4 +20,21 @@ export class ApiError extends Error {
 /** 400 for a parameter outside its list, naming the valid values. */
 export function invalidValue(name: string, value: string, valid: readonly string[]): ApiError {
   return new ApiError(400, `Invalid ${name}: ${value}. Valid values: ${valid.join(', ')}`, { valid: [...valid] });
+}
+
+/** The documented error body of `err` (an unexpected error becomes a generic 503). */
+export function errorBody(err: unknown, state: DataState): { status: ErrorStatus; body: ErrorBody; headers: Record<string, string> } {
+  const known = err instanceof ApiError ? err : null;
+  if (!known) console.error('[api] unexpected error', err);
+  const { data_state, ...extra } = known?.extra ?? {};
+  return {
+    status: known?.status ?? 503,
+    headers: known?.headers ?? {},
+    body: {
+      error: known?.message ?? 'Temporary failure, please retry shortly',
+      ...extra,
+      data_state: (data_state as DataState | undefined) ?? state,
+      updated_at: new Date().toISOString(),
+    },
+  };
 }

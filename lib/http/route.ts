@@ -1,5 +1,5 @@
 import type { DataState } from '../schemas/common';
-import { ApiError } from './errors';
+import { ApiError, errorBody } from './errors';
 import { CORS_HEADERS, sendJson } from './respond';
 
 // Every REST route is built here, so every route answers the same way: GET (and HEAD) through
@@ -19,17 +19,9 @@ type Handler = (req: Request) => Promise<Response>;
 
 export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler> {
   const fail = async (req: Request, err: unknown): Promise<Response> => {
-    const known = err instanceof ApiError ? err : null;
-    if (!known) console.error('[route] unexpected error', err);
-    const status = known?.status ?? 503;
-    const { data_state, ...extra } = known?.extra ?? {};
-    const body = {
-      error: known?.message ?? 'Temporary failure, please retry shortly',
-      ...extra,
-      data_state: data_state ?? (await opts.state().catch(() => unknownState)),
-      updated_at: new Date().toISOString(),
-    };
-    return sendJson(req, body, { status, headers: known?.headers });
+    const state = await opts.state().catch(() => UNKNOWN_STATE);
+    const { status, body, headers } = errorBody(err, state);
+    return sendJson(req, body, { status, headers });
   };
 
   const GET: Handler = async (req) => {
@@ -55,4 +47,4 @@ export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'P
   return { GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
 }
 
-const unknownState: DataState = { status: 'unavailable', as_of: null, source: null, age_seconds: null };
+const UNKNOWN_STATE: DataState = { status: 'unavailable', as_of: null, source: null, age_seconds: null };

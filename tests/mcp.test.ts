@@ -1,0 +1,245 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../package.json';
+import { Spot } from '@/lib/schemas/spot';
+import { App } from './support/app';
+import { sleep } from './support/expect';
+import { FakeUpstream, fixture } from './support/fake-upstream';
+import { call, comparable, initialize, mcpClient, rpc } from './support/mcp';
+
+// The MCP endpoint against the built app over real HTTP: the SDK's own client, raw JSON-RPC,
+// every data state, the rate limit, and a published client that is not ours.
+
+const gold = fixture('goldapi-price-XAU.json');
+let fake: FakeUpstream;
+let app: App;
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  // A 1 s rate window keeps this file's many requests well under 120 per window.
+  app = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: '1' } });
+});
+afterAll(async () => {
+  await app?.stop();
+  await fake?.close();
+});
+
+describe('mcp: the SDK client', () => {
+  it('initializes statelessly with the app name and version', async () => {
+    const client = await mcpClient(app);
+    expect(client.getServerVersion()).toMatchObject({ name: 'goldapi', version: pkg.version });
+    expect(client.getInstructions()).toMatch(/stale/);
+    expect(client.getServerCapabilities()?.tools).toBeTruthy();
+    await client.close();
+    const raw = await rpc(app, initialize('2025-11-25'));
+    expect(raw.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('lists read-only tools with input and output schemas', async () => {
+    const client = await mcpClient(app);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('get_gold_price');
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.description?.length, tool.name).toBeGreaterThan(80);
+    }
+    await client.close();
+  });
+
+  for (const args of [{}, { currency: 'eur', unit: 'gram' }, { currency: 'JPY', unit: 'kg' }] as Record<string, string>[]) {
+    it(`get_gold_price ${JSON.stringify(args)} equals the REST body`, async () => {
+      const client = await mcpClient(app);
+      const result: any = await client.callTool({ name: 'get_gold_price', arguments: args });
+      await client.close();
+      expect(result.isError).toBeFalsy();
+      const query = new URLSearchParams({ ...args, compact: '1' });
+      const rest = await app.json(`/api/v1/spot?${query}`);
+      Spot.parse(result.structuredContent);
+      expect(comparable(result.structuredContent)).toEqual(comparable(rest.body));
+      // Summary first (figure, unit, currency, timestamp, state), full JSON second.
+      const [summary, json] = result.content;
+      expect(summary.text).toContain(rest.body.xau.currency);
+      expect(summary.text).toContain(rest.body.xau.price.toLocaleString('en-US', { maximumFractionDigits: 4 }));
+      expect(summary.text).toContain(rest.body.data_state.as_of);
+      expect(summary.text).toMatch(/fresh/);
+      expect(JSON.parse(json.text)).toEqual(result.structuredContent);
+    });
+  }
+});
+
+describe('mcp: data states are ordinary results', () => {
+  it('stale: the last real price, labelled stale with its age', async () => {
+    const f = await FakeUpstream.start();
+    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
+    try {
+      const client = await mcpClient(a);
+      await client.callTool({ name: 'get_gold_price', arguments: {} });
+      f.set('gold', { mode: 'refuse' });
+      await sleep(1200);
+      const result: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
+      await client.close();
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent.data_state.status).toBe('stale');
+      expect(result.structuredContent.spot_usd_oz).toBe(gold.price);
+      expect(result.content[0].text).toMatch(/STALE/);
+      expect(result.content[0].text).toContain(`${result.structuredContent.data_state.age_seconds} s old`);
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+
+  it('unavailable: says so, gives no number, raises no error', async () => {
+    const f = await FakeUpstream.start();
+    f.set('gold', { mode: 'status', status: 500 });
+    const a = await App.start({ env: f.env() });
+    try {
+      const client = await mcpClient(a);
+      const result: any = await client.callTool({ name: 'get_gold_price', arguments: { currency: 'EUR' } });
+      await client.close();
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent.data_state.status).toBe('unavailable');
+      expect(result.structuredContent.xau).toBeUndefined();
+      expect(result.content[0].text).toMatch(/unavailable/i);
+      expect(result.content[0].text).not.toMatch(/\d{3,}/);
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+});
+
+describe('mcp: raw JSON-RPC', () => {
+  it('parse error', async () => {
+    const r = await rpc(app, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe(-32700);
+  });
+
+  it('invalid request', async () => {
+    const r = await rpc(app, { hello: 'world' });
+    expect(r.status).toBe(400);
+    expect([-32600, -32700]).toContain(r.json.error.code);
+  });
+
+  it('unknown method', async () => {
+    const r = await rpc(app, { jsonrpc: '2.0', id: 7, method: 'prices/guess', params: {} });
+    expect(r.json).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
+  it('unknown tool is an error result naming the tool', async () => {
+    const r = await rpc(app, call('get_platinum_price', {}));
+    expect(r.json.result.isError).toBe(true);
+    expect(r.json.result.content[0].text).toContain('get_platinum_price');
+  });
+
+  it('invalid arguments name the valid values', async () => {
+    const badCurrency = await rpc(app, call('get_gold_price', { currency: 'XYZ' }));
+    expect(badCurrency.json.result.isError).toBe(true);
+    expect(badCurrency.json.result.content[0].text).toMatch(/Unsupported currency: XYZ\. Valid values: .*EUR/);
+    const badUnit = await rpc(app, call('get_gold_price', { unit: 'stone' }));
+    expect(badUnit.json.result.isError).toBe(true);
+    expect(badUnit.json.result.content[0].text).toMatch(/oz, gram, kg/);
+  });
+
+  it('a batch answers each request', async () => {
+    const r = await rpc(app, [call('get_gold_price', {}, 'a'), { jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} }]);
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.json)).toBe(true);
+    const byId = Object.fromEntries(r.json.map((x: any) => [x.id, x]));
+    expect(byId.a.result.structuredContent.spot_usd_oz).toBe(gold.price);
+    expect(byId.b.result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('an oversized body is 413', async () => {
+    const r = await rpc(app, call('get_gold_price', { currency: 'x'.repeat(300_000) }));
+    expect(r.status).toBe(413);
+  });
+
+  for (const [asked, agreed] of [
+    ['2025-11-25', '2025-11-25'],
+    ['2025-06-18', '2025-06-18'],
+    ['2025-03-26', '2025-03-26'],
+    ['2024-11-05', '2024-11-05'],
+    ['2024-10-07', '2024-10-07'],
+    ['2099-01-01', '2025-11-25'],
+  ]) {
+    it(`initialize ${asked} → ${agreed}`, async () => {
+      const r = await rpc(app, initialize(asked));
+      expect(r.status).toBe(200);
+      expect(r.json.result.protocolVersion).toBe(agreed);
+      expect(r.json.result.serverInfo).toMatchObject({ name: 'goldapi', version: pkg.version });
+    });
+  }
+
+  it('GET is 405', async () => {
+    const res = await fetch(`${app.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('POST');
+    await res.arrayBuffer();
+  });
+
+  it('an Accept header without both types is 406', async () => {
+    expect((await rpc(app, initialize('2025-11-25'), { accept: 'application/json' })).status).toBe(406);
+    expect((await rpc(app, initialize('2025-11-25'), { accept: '*/*' })).status).toBe(406);
+  });
+
+  it('CORS: preflight and open origin', async () => {
+    const pre = await fetch(`${app.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+    const r = await rpc(app, initialize('2025-11-25'), { origin: 'https://agent.example' });
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('mcp: rate limit', () => {
+  it('the 121st request in a window is 429 with Retry-After, and the next window is open', async () => {
+    const win = 4;
+    const a = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: String(win) } });
+    try {
+      // Start at the beginning of a window so all 121 requests fall into one.
+      await sleep(win * 1000 - (Date.now() % (win * 1000)) + 50);
+      const statuses: number[] = [];
+      for (let i = 0; i < 120; i += 20) {
+        const batch = await Promise.all(Array.from({ length: 20 }, () => rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })));
+        statuses.push(...batch.map((r) => r.status));
+      }
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      // Another client address claimed in a header does not get a fresh allowance.
+      const over = await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'x-forwarded-for': '203.0.113.9', 'x-socket-address': '203.0.113.9' });
+      expect(over.status).toBe(429);
+      expect(over.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+      const retry = Number(over.headers.get('retry-after'));
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(win);
+      await sleep(retry * 1000 + 100);
+      expect((await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).status).toBe(200);
+    } finally {
+      await a.stop();
+    }
+  });
+});
+
+describe('mcp: a published client that is not ours', () => {
+  it('the SDK v2 client lists and calls tools', async () => {
+    // @modelcontextprotocol/client 2.x is a separate implementation from the 1.x SDK the server uses.
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 'v2-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('get_gold_price');
+    const result: any = await client.callTool({ name: 'get_gold_price', arguments: { currency: 'GBP', unit: 'gram' } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.xau.currency).toBe('GBP');
+    await client.close();
+  });
+});

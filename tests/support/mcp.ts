@@ -1,0 +1,59 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { App } from './app';
+
+/** The SDK's own client, connected to the app's /mcp over real HTTP. */
+export async function mcpClient(app: App): Promise<Client> {
+  const client = new Client({ name: 'goldapi-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+  return client;
+}
+
+/** A raw JSON-RPC POST with the headers the transport requires (overridable). */
+export async function rpc(app: App, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+  });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: the test says what it expects */
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+export const initialize = (protocolVersion: string, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+export const call = (name: string, args: Record<string, unknown>, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+/** A REST body without the fields that legitimately differ between two reads of the same data. */
+export function comparable(body: any): any {
+  const strip = (v: any): any => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v && typeof v === 'object') {
+      const out: any = {};
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'updated_at' || k === 'age_seconds' || k === 'source' && typeof x === 'string' && ['upstream', 'cache'].includes(x)) continue;
+        if (k === 'price_as_of') continue;
+        out[k] = strip(x);
+      }
+      return out;
+    }
+    return v;
+  };
+  return strip(body);
+}
