@@ -1,0 +1,24 @@
+// Part of `npm test`: the Debian packages the tests drive, installed when missing, so the test
+// command works on a fresh machine. Chromium runs the browser tests; redis-server backs the KV
+// store tests. Installs only as root with apt-get; otherwise says what to install.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+const missing = [];
+if (!fs.existsSync(chromium)) missing.push('chromium');
+if (!has('redis-server')) missing.push('redis-server');
+
+if (missing.length > 0) {
+  const root = process.getuid?.() === 0;
+  if (!root || !has('apt-get')) {
+    console.error(`Tests need: ${missing.join(', ')}. Install them (Debian: apt-get install ${missing.join(' ')}), or set CHROMIUM_PATH.`);
+    process.exit(1);
+  }
+  console.log(`Installing ${missing.join(', ')} with apt-get…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: ['ignore', 'ignore', 'inherit'], env });
+}
