@@ -12,6 +12,29 @@ const nextConfig: NextConfig = {
   // Tests build into their own folder so a developer's `.next` is never clobbered.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   serverExternalPackages: ['better-sqlite3'],
+  async headers() {
+    return [
+      // Widget scripts carry a content hash in their name: cache them for a year.
+      { source: '/w/:file*', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
+      {
+        source: '/embed.js',
+        headers: [
+          { key: 'Cache-Control', value: 'public, max-age=3600' },
+          { key: 'Access-Control-Allow-Origin', value: '*' },
+        ],
+      },
+      // Widget pages may be framed by anyone (they set their own policy); nothing else may be.
+      {
+        source: '/((?!widgets/|w/|embed\\.js).*)',
+        headers: [
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -15,7 +15,7 @@ const hostname = process.env.HOSTNAME || '0.0.0.0';
 
 if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
   console.log('No build found: running next build first.');
-  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'next'), ['build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 

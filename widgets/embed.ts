@@ -1,0 +1,75 @@
+// embed.js: one script tag turns into a widget iframe. Either the tag's own data-* attributes
+// (`<script src=".../embed.js" data-widget="price" data-currency="EUR">`) or every
+// `<div data-gold-widget="price|chart|converter" data-...>` on the page. Safe to include twice;
+// frames load when they come near the viewport and take the height their content reports.
+(() => {
+  type Kind = 'price' | 'chart' | 'converter';
+  const KINDS: Kind[] = ['price', 'chart', 'converter'];
+  const HEIGHT: Record<Kind, number> = { price: 150, chart: 340, converter: 330 };
+  const TITLE: Record<Kind, string> = { price: 'Gold price', chart: 'Gold price chart', converter: 'Gold converter' };
+
+  interface Registry {
+    frames: Map<string, { frame: HTMLIFrameElement; origin: string }>;
+    next: number;
+  }
+  const w = window as unknown as { __goldWidgets?: Registry };
+  const first = !w.__goldWidgets;
+  const reg: Registry = (w.__goldWidgets ??= { frames: new Map(), next: 0 });
+
+  const tag = document.currentScript as HTMLScriptElement | null;
+  if (!tag?.src) return;
+  const origin = new URL(tag.src).origin;
+
+  if (first) {
+    addEventListener('message', (e: MessageEvent) => {
+      const msg = e.data?.goldWidget;
+      const entry = msg && reg.frames.get(String(msg.id));
+      // Only the frame itself, from the widget server's origin, may resize its iframe.
+      if (!entry || e.origin !== entry.origin || e.source !== entry.frame.contentWindow) return;
+      const h = Number(msg.height);
+      if (Number.isFinite(h) && h > 0 && h < 5000) entry.frame.style.height = `${Math.ceil(h)}px`;
+    });
+  }
+
+  const lazy =
+    'IntersectionObserver' in window
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const en of entries) {
+              if (!en.isIntersecting) continue;
+              const f = en.target as HTMLIFrameElement;
+              lazy!.unobserve(f);
+              if (f.dataset.src) f.src = f.dataset.src;
+            }
+          },
+          { rootMargin: '200px' },
+        )
+      : null;
+
+  function mount(host: HTMLElement, kind: string, data: DOMStringMap, place: (f: HTMLIFrameElement) => void) {
+    if (!KINDS.includes(kind as Kind) || host.dataset.goldWidgetMounted) return;
+    host.dataset.goldWidgetMounted = '1';
+    const id = `gw${++reg.next}`;
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(data)) {
+      if (v !== undefined && !['widget', 'goldWidget', 'goldWidgetMounted'].includes(k)) params.set(k, v);
+    }
+    params.set('wid', id);
+    const frame = document.createElement('iframe');
+    const src = `${origin}/widgets/${kind}?${params}`;
+    frame.title = TITLE[kind as Kind];
+    frame.setAttribute('loading', 'lazy');
+    frame.style.cssText = `width:100%;max-width:100%;border:0;display:block;height:${HEIGHT[kind as Kind]}px`;
+    reg.frames.set(id, { frame, origin });
+    if (lazy) {
+      frame.dataset.src = src;
+      lazy.observe(frame);
+    } else frame.src = src;
+    place(frame);
+  }
+
+  if (tag.dataset.widget) mount(tag, tag.dataset.widget, tag.dataset, (f) => tag.after(f));
+  document.querySelectorAll<HTMLElement>('[data-gold-widget]').forEach((div) =>
+    mount(div, div.dataset.goldWidget || '', div.dataset, (f) => div.appendChild(f)),
+  );
+})();

@@ -1,0 +1,38 @@
+// Formatting shared by the server render and the widget scripts, so both write the same text.
+
+/** The currency's own decimals (USD 2, JPY 0, KWD 3), two more for a gram's small price. */
+export function priceDecimals(currency: string, unit: string): number {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    /* unknown to Intl: two decimals */
+  }
+  return unit === 'gram' ? digits + 2 : digits;
+}
+
+export function money(value: number, currency: string, locale: string, decimals = 2): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  } catch {
+    return `${value.toFixed(decimals)} ${currency}`;
+  }
+}
+
+export function number(value: number, locale: string, decimals = 2): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+}
+
+export function percent(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value / 100);
+}
+
+/** "12 seconds ago", "5 minutes ago", in the locale's words. */
+export function ago(seconds: number, locale: string): string {
+  const s = Math.max(0, Math.round(seconds));
+  const [n, unit]: [number, Intl.RelativeTimeFormatUnit] =
+    s < 60 ? [s, 'second'] : s < 3600 ? [Math.floor(s / 60), 'minute'] : s < 86400 ? [Math.floor(s / 3600), 'hour'] : [Math.floor(s / 86400), 'day'];
+  return new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(-n, unit);
+}
+
+export const UNIT_WORDS: Record<string, string> = { oz: 'troy ounce', gram: 'gram', kg: 'kilogram' };

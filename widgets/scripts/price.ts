@@ -1,0 +1,46 @@
+import type { DataState } from '../../lib/schemas/common';
+import { ago, money, number, priceDecimals } from '../format';
+import { staleBadge } from '../price';
+import { config, poll, reportHeight, setText } from './shared';
+
+// Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
+// ages the freshness line every second. A failed poll changes nothing; a 503 shows "unavailable".
+
+interface Config {
+  api: string;
+  locale: string;
+  unit: string;
+  silver: boolean;
+  ratio: boolean;
+  state: DataState;
+  everyS: number;
+}
+
+const cfg = config<Config>();
+let state = cfg.state;
+
+function fresh() {
+  if (!state.as_of) return setText('fresh', 'No price has been received yet');
+  const age = (Date.now() - Date.parse(state.as_of)) / 1000;
+  setText('fresh', `updated ${ago(age, cfg.locale)}`);
+  if (state.status === 'stale') setText('badge', staleBadge({ ...state, age_seconds: Math.floor(age) }, cfg.locale));
+}
+
+function show(status: number, body: any) {
+  if (!body?.data_state) return;
+  state = body.data_state;
+  if (status === 200 && body.xau) {
+    setText('price', money(body.xau.price, body.xau.currency, cfg.locale, priceDecimals(body.xau.currency, cfg.unit)));
+    if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
+    if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));
+  } else if (status === 503) {
+    setText('price', 'Price unavailable');
+  }
+  setText('badge', staleBadge(state, cfg.locale), state.status !== 'stale');
+  fresh();
+}
+
+fresh();
+setInterval(fresh, 1000);
+poll(() => cfg.api, cfg.everyS, show);
+reportHeight();

@@ -1,0 +1,53 @@
+// Helpers every widget script shares: its configuration, a polite poller, and the height report
+// that lets embed.js size the iframe to its content.
+
+export function config<T>(): T {
+  return JSON.parse(document.getElementById('gw-config')?.textContent || '{}') as T;
+}
+
+export function field(name: string): HTMLElement | null {
+  return document.querySelector(`[data-f="${name}"]`);
+}
+
+export function setText(name: string, text: string, hidden = false): void {
+  const el = field(name);
+  if (!el) return;
+  if (el.textContent !== text) el.textContent = text;
+  el.hidden = hidden;
+}
+
+/** Fetches `url()` at once (the served page may be a cached copy) and every `everyS` seconds while the page is visible; never overlaps. */
+export function poll(url: () => string, everyS: number, onAnswer: (status: number, body: any) => void): () => Promise<void> {
+  let busy = false;
+  const run = async () => {
+    if (busy || document.visibilityState === 'hidden') return;
+    busy = true;
+    try {
+      const res = await fetch(url(), { headers: { accept: 'application/json' } });
+      onAnswer(res.status, await res.json());
+    } catch {
+      // Offline or blocked: keep what is shown; its freshness line keeps ageing honestly.
+    } finally {
+      busy = false;
+    }
+  };
+  void run();
+  setInterval(run, everyS * 1000);
+  document.addEventListener('visibilitychange', run);
+  return run;
+}
+
+/** Tells the embedding page how tall the widget is, whenever that changes. */
+export function reportHeight(): void {
+  if (window.parent === window) return;
+  const id = new URLSearchParams(location.search).get('wid') || '';
+  let last = 0;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ goldWidget: { id, height } }, '*');
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
