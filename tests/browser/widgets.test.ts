@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { App } from '../support/app';
+import { launchBrowser, watch } from '../support/browser';
+import { sleep } from '../support/expect';
+import { FakeUpstream } from '../support/fake-upstream';
+import { HostSite } from '../support/host';
+
+// Widgets as a publisher's readers see them: embedded on another origin, in real Chromium.
+
+let fake: FakeUpstream;
+let app: App;
+let host: HostSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  app = await App.start({ env: fake.env() });
+  host = await HostSite.start();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await app?.stop();
+  await fake?.close();
+});
+
+/** The display rule of the widgets: the currency's own decimals, two more per gram. */
+async function expectedPrice(frame: Frame, value: number, currency: string, locale: string, unit: string): Promise<string> {
+  return frame.evaluate(
+    ({ value, currency, locale, unit }) => {
+      const base = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+      const d = unit === 'gram' ? base + 2 : base;
+      return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: d, maximumFractionDigits: d }).format(value);
+    },
+    { value, currency, locale, unit },
+  );
+}
+
+async function widgetFrame(page: Page, path: string): Promise<Frame> {
+  const handle = await page.waitForSelector(`iframe[src*="${path}"]`);
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error('no frame');
+  await frame.waitForSelector('[data-f="price"], [data-f="result"]');
+  return frame;
+}
+
+describe('price widget on a publisher page', () => {
+  const cases = [
+    { how: 'iframe', currency: 'EUR', locale: 'de-DE', unit: 'oz' },
+    { how: 'script', currency: 'JPY', locale: 'ja-JP', unit: 'gram' },
+    { how: 'div', currency: 'INR', locale: 'hi-IN', unit: 'kg' },
+  ];
+  for (const c of cases) {
+    it(`by ${c.how}: ${c.currency} per ${c.unit} in ${c.locale}, dark, resized, no errors`, async () => {
+      const params = `currency=${c.currency}&unit=${c.unit}&locale=${c.locale}&theme=dark&silver=1&ratio=1`;
+      const embed =
+        c.how === 'iframe'
+          ? `<iframe src="${app.url}/widgets/price?${params}" style="width:360px;height:200px;border:0"></iframe>`
+          : c.how === 'script'
+            ? `<p>Before</p><script src="${app.url}/embed.js" data-widget="price" data-currency="${c.currency}" data-unit="${c.unit}" data-locale="${c.locale}" data-theme="dark" data-silver="1" data-ratio="1"></script><p>After</p>`
+            : `<div data-gold-widget="price" data-currency="${c.currency}" data-unit="${c.unit}" data-locale="${c.locale}" data-theme="dark"></div><script src="${app.url}/embed.js"></script>`;
+      const page = await browser.newPage({ viewport: { width: 420, height: 700 } });
+      const seen = watch(page);
+      await page.goto(host.page(embed));
+      const frame = await widgetFrame(page, '/widgets/price');
+      const api = await app.json(`/api/v1/spot?currency=${c.currency}&unit=${c.unit}&compact=1`);
+      await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(await expectedPrice(frame, api.body.xau.price, c.currency, c.locale, c.unit));
+      expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 15)');
+      if (c.how !== 'iframe') {
+        // embed.js sizes the frame to its content.
+        const iframe = await page.$('iframe');
+        await expect.poll(async () => {
+          const contentHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+          const frameHeight = await iframe!.evaluate((f) => f.getBoundingClientRect().height);
+          return Math.abs(contentHeight - frameHeight);
+        }).toBeLessThanOrEqual(1);
+        expect(await iframe!.getAttribute('title')).toBe('Gold price');
+      }
+      expect(seen.errors).toEqual([]);
+      expect(seen.failed).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('the first price is visible with no JavaScript at all', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/widgets/price?currency=USD`);
+    const api = await app.json('/api/v1/spot?compact=1');
+    expect(await page.textContent('[data-f="price"]')).toBe(await expectedPrice(page.mainFrame(), api.body.xau.price, 'USD', 'en-US', 'oz'));
+    await context.close();
+  });
+
+  it('embed.js included twice makes one frame per placeholder', async () => {
+    const page = await browser.newPage();
+    await page.goto(
+      host.page(
+        `<div data-gold-widget="price"></div><div data-gold-widget="converter"></div><script src="${app.url}/embed.js"></script><script src="${app.url}/embed.js"></script>`,
+      ),
+    );
+    await page.waitForSelector('iframe');
+    await sleep(300);
+    expect(await page.$$eval('iframe', (fs) => fs.length)).toBe(2);
+    await page.close();
+  });
+
+  it('embed.js ignores size messages from any other origin or window', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price"></script>`));
+    const frame = await widgetFrame(page, '/widgets/price');
+    const iframe = (await page.$('iframe'))!;
+    await expect.poll(() => iframe.evaluate((f) => f.style.height)).not.toBe('150px');
+    const settled = await iframe.evaluate((f) => f.style.height);
+    // The host page itself (another origin) claims to be the widget.
+    await page.evaluate(() => window.postMessage({ goldWidget: { id: 'gw1', height: 999 } }, '*'));
+    await sleep(200);
+    expect(await iframe.evaluate((f) => f.style.height)).toBe(settled);
+    expect(await frame.textContent('[data-f="price"]')).toBeTruthy();
+    await page.close();
+  });
+
+  it('lazy: a widget far below the fold loads only when scrolled near', async () => {
+    const page = await browser.newPage({ viewport: { width: 400, height: 400 } });
+    await page.goto(host.page(`<div style="height:3000px">tall article</div><div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`));
+    await page.waitForSelector('iframe');
+    await sleep(300);
+    expect(await page.$eval('iframe', (f) => (f as HTMLIFrameElement).getAttribute('src'))).toBeNull();
+    await page.$eval('iframe', (f) => f.scrollIntoView());
+    await expect.poll(() => page.$eval('iframe', (f) => (f as HTMLIFrameElement).getAttribute('src'))).toContain('/widgets/price');
+    await page.close();
+  });
+});
+
+describe('hostile options render a safe widget', () => {
+  const hostile = [
+    'currency=%3Cscript%3Ealert(1)%3C/script%3E',
+    'theme=javascript:alert(1)',
+    'locale=%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E',
+    'unit=%3Cb%3E&silver=%3Cscript%3E',
+    `currency=${'A'.repeat(5000)}`,
+    'amount=1e400&direction=%3Cx%3E&karat=99',
+  ];
+  for (const q of hostile) {
+    for (const name of ['price', 'converter']) {
+      it(`${name}?${q.slice(0, 40)}`, async () => {
+        const page = await browser.newPage();
+        const dialogs: string[] = [];
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+        const res = await page.goto(`${app.url}/widgets/${name}?${q}`);
+        expect(res?.status()).toBe(200);
+        await sleep(200);
+        expect(dialogs).toEqual([]);
+        expect(await page.$$eval('script', (s) => s.length)).toBe(2);
+        expect(await page.$$eval('img', (s) => s.length)).toBe(0);
+        expect(['light', 'dark', 'auto']).toContain(await page.getAttribute('html', 'data-theme'));
+        await page.close();
+      });
+    }
+  }
+});
+
+describe('converter', () => {
+  it('round-trips money → grams → money within rounding', async () => {
+    const page = await browser.newPage();
+    const seen = watch(page);
+    await page.goto(`${app.url}/widgets/converter?currency=EUR&unit=gram&amount=1000&locale=en-US`);
+    await page.fill('#gw-amount', '1000');
+    await expect.poll(() => page.textContent('output')).toMatch(/€1,000\.00 buys [\d.,]+ g of 24k gold/);
+    const grams = Number((await page.textContent('output'))!.match(/buys ([\d.,]+) g/)![1].replace(/,/g, ''));
+    await page.selectOption('#gw-direction', 'gold-to-money');
+    await page.fill('#gw-amount', String(grams));
+    await expect.poll(() => page.textContent('output')).toMatch(/is worth €/);
+    const back = Number((await page.textContent('output'))!.match(/worth €([\d.,]+)/)![1].replace(/,/g, ''));
+    // Grams are shown to 4 decimals: 0.00005 g of error is worth well under a cent at any gold price so far.
+    expect(Math.abs(back - 1000)).toBeLessThanOrEqual(0.01);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('converts on the server with no JavaScript, karat applied', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/widgets/converter?currency=USD&unit=oz&amount=1&direction=gold-to-money&karat=18`);
+    const api = await app.json('/api/v1/spot?compact=1');
+    const expected = (api.body.spot_usd_oz * 18) / 24;
+    const shown = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
+    expect(Math.abs(shown - expected)).toBeLessThanOrEqual(0.005);
+    await page.selectOption('#gw-karat', '22');
+    await page.click('button[type=submit]');
+    await page.waitForURL(/karat=22/);
+    const shown22 = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
+    expect(Math.abs(shown22 - (api.body.spot_usd_oz * 22) / 24)).toBeLessThanOrEqual(0.005);
+    await context.close();
+  });
+
+  it('is usable from the keyboard with labelled controls', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/widgets/converter`);
+    for (const id of ['gw-amount', 'gw-direction', 'gw-currency', 'gw-unit', 'gw-karat']) {
+      expect(await page.$eval(`label[for="${id}"]`, (l) => l.textContent?.trim().length)).toBeGreaterThan(0);
+    }
+    await page.focus('#gw-amount');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('250');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('gw-direction');
+    await expect.poll(() => page.textContent('output')).toMatch(/\$250\.00 buys/);
+    expect(await page.getAttribute('output', 'aria-live')).toBe('polite');
+    await page.close();
+  });
+});
+
+describe('honest states', () => {
+  it('stale: the badge shows with its age, the last real price stays', async () => {
+    const f = await FakeUpstream.start();
+    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
+    try {
+      await a.json('/api/v1/spot?compact=1');
+      f.set('gold', { mode: 'refuse' });
+      await sleep(1200);
+      const page = await browser.newPage();
+      await page.goto(`${a.url}/widgets/price`);
+      const badge = page.locator('[data-f="badge"]');
+      await expect.poll(() => badge.isVisible()).toBe(true);
+      expect(await badge.textContent()).toMatch(/^Stale · \d+ days? ago$/);
+      expect(await page.textContent('[data-f="price"]')).toMatch(/\$4,392\.00/);
+      await page.close();
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+
+  it('never seen: "unavailable" and no number anywhere', async () => {
+    const f = await FakeUpstream.start();
+    f.set('gold', { mode: 'status', status: 500 });
+    const a = await App.start({ env: f.env() });
+    try {
+      for (const name of ['price', 'converter']) {
+        const page = await browser.newPage();
+        await page.goto(`${a.url}/widgets/${name}?silver=1&ratio=1`);
+        await sleep(300);
+        // The price widget as a whole; the converter's result and rate lines (its form fields hold the reader's own numbers).
+        const shown = name === 'price' ? (await page.textContent('main'))! : `${await page.textContent('output')} ${await page.textContent('[data-f="rate"]')}`;
+        expect(shown).toMatch(/unavailable/i);
+        expect(shown).not.toMatch(/\d/);
+        await page.close();
+      }
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+});
+
+describe('weight budgets (gzip, as downloaded in Chromium)', () => {
+  const budgets: Record<string, { js: number; html: number }> = {
+    price: { js: 10_000, html: 15_000 },
+    converter: { js: 15_000, html: 15_000 },
+  };
+  for (const [name, budget] of Object.entries(budgets)) {
+    it(`${name}: JS ≤ ${budget.js / 1000} KB, HTML ≤ ${budget.html / 1000} KB`, async () => {
+      const page = await browser.newPage();
+      await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-encoding': 'gzip' } }));
+      const sizes: { type: string; bytes: number; url: string }[] = [];
+      page.on('requestfinished', async (req) => {
+        const s = await req.sizes();
+        sizes.push({ type: req.resourceType(), bytes: s.responseBodySize, url: req.url() });
+      });
+      await page.goto(`${app.url}/widgets/${name}`);
+      await page.waitForLoadState('networkidle');
+      const js = sizes.filter((s) => s.type === 'script').reduce((a, s) => a + s.bytes, 0);
+      const doc = sizes.filter((s) => s.type === 'document').reduce((a, s) => a + s.bytes, 0);
+      expect(js).toBeGreaterThan(0);
+      expect(js, JSON.stringify(sizes)).toBeLessThanOrEqual(budget.js);
+      expect(doc).toBeLessThanOrEqual(budget.html);
+      // Nothing from the framework runtime is loaded.
+      expect(sizes.filter((s) => s.url.includes('/_next/'))).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('embed.js ≤ 2 KB gzip', async () => {
+    const res = await fetch(`${app.url}/embed.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const { gzipSync } = await import('node:zlib');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(gzipSync(body).length).toBeLessThanOrEqual(2_000);
+  });
+});
