@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { checkContract } from './contract';
 
 // Starts the real built app (server.mjs: `next start` plus compression) on a free port with its own store folder, and stops
 // it. The build is made once per test run by `npm test` (`next build`) and reused by every app.
@@ -67,6 +68,7 @@ export class App {
     } catch {
       throw new Error(`${pathAndQuery}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`);
     }
+    checkContract(pathAndQuery, res.status, body);
     return { status: res.status, body, headers: res.headers };
   }
 

@@ -1,0 +1,44 @@
+import { OPERATIONS } from './openapi';
+
+// /llms.txt: a plain-text map of the site and API for language models (llmstxt.org conventions:
+// a title, a one-paragraph summary, then sections of links with one-line descriptions).
+
+export function llmsText(origin: string): string {
+  const api = OPERATIONS.map((op) => `- [GET ${op.path}](${origin}${op.path}): ${op.summary}. ${firstSentence(op.description)}`);
+  return [
+    '# Gold API',
+    '',
+    '> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and three units, ' +
+      'silver, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ' +
+      'multi-asset charts and central-bank gold reserves. A price is never simulated: during an outage the last real price ' +
+      'is served flagged `stale`, and with none the answer is `unavailable` (HTTP 503). Every response carries `data_state` and `updated_at`.',
+    '',
+    'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',
+    '',
+    '## REST API',
+    '',
+    ...api,
+    `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,
+    '',
+    '## MCP (tool protocol)',
+    '',
+    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per IP`,
+    '',
+    '## Widgets',
+    '',
+    `- [Price widget](${origin}/widgets/price): live gold price with day change and freshness, by iframe or one script tag`,
+    `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
+    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of gold, any currency, oz/gram/kg, karat purity`,
+    `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
+    '',
+    '## Docs',
+    '',
+    `- [Documentation](${origin}/docs): API reference, freshness rules, data sources`,
+    '',
+  ].join('\n');
+}
+
+function firstSentence(text: string): string {
+  const end = text.indexOf('. ');
+  return end === -1 ? text : text.slice(0, end + 1);
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import pkg from '../package.json';
+import { ErrorBody } from './schemas/common';
+import { Spot, SpotQuery } from './schemas/spot';
+import spotExample from './data/examples/spot.json';
+
+// The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
+// of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  query?: z.ZodObject;
+  ok: { schema: z.ZodType; description: string; example?: unknown };
+  /** Error statuses this path answers with the Error body. */
+  errors: Partial<Record<400 | 405 | 414 | 503, string>>;
+  /** Cache-Control of a 200. */
+  cache: string;
+}
+
+const COMMON_ERRORS = {
+  405: 'Any method other than GET, HEAD or OPTIONS (with an `Allow` header)',
+  414: 'Query string longer than 2,048 characters',
+} as const;
+
+export const OPERATIONS: Operation[] = [
+  {
+    path: '/api/v1/spot',
+    operationId: 'getSpot',
+    summary: 'Live gold spot in any currency and unit',
+    description:
+      'XAU/USD converted with the live FX table into the requested currency and unit, with silver, the gold/silver ratio, tokenized gold, ' +
+      'Bitcoin measured in gold, market caps and supply statistics. Each data group (gold, silver, FX, tokens) is fresh, stale or unavailable ' +
+      'on its own (`groups`); `data_state` is the gold price’s. Cached 30 s (tokens 60 s, FX 12 h).',
+    tag: 'Prices',
+    query: SpotQuery,
+    ok: { schema: Spot, description: 'The spot resource (stale: the last real price during an outage)', example: spotExample },
+    errors: {
+      400: 'Unsupported currency (with `supported`), unit or flag value, or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The gold upstream is down and no real price has been seen yet',
+    },
+    cache: 'public, max-age=30',
+  },
+];
+
+type Json = Record<string, unknown>;
+
+/** zod → JSON Schema for OpenAPI 3.1: named schemas by reference to the components, no draft headers. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id && io === 'output') return { $ref: `#/components/schemas/${id}` };
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  return clean(out);
+}
+
+/** Drops `$schema`/`$id` and `additionalProperties: false`: v1 may add fields (additive changes only). */
+function clean(node: unknown): any {
+  if (Array.isArray(node)) return node.map(clean);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema' || k === '$id' || (k === 'additionalProperties' && v === false)) continue;
+    out[k] = clean(v);
+  }
+  return out;
+}
+
+function components(): Json {
+  const all = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+    schemas: Json;
+  };
+  return clean(all.schemas);
+}
+
+function parameters(query: z.ZodObject | undefined): Json[] {
+  if (!query) return [];
+  return Object.entries(query.shape).map(([name, field]) => {
+    const f = field as z.ZodType;
+    const schema = jsonSchema(f, 'input');
+    const meta = (f.meta() ?? {}) as { description?: string; example?: unknown };
+    return {
+      name,
+      in: 'query',
+      required: !f.safeParse(undefined).success,
+      description: meta.description ?? schema.description,
+      schema: { ...schema, description: undefined },
+      ...(meta.example !== undefined ? { example: meta.example } : {}),
+    };
+  });
+}
+
+export function openApiDocument(origin: string): Json {
+  const paths: Json = {};
+  for (const op of OPERATIONS) {
+    const responses: Json = {
+      200: {
+        description: op.ok.description,
+        headers: { 'Cache-Control': { schema: { type: 'string', const: op.cache } } },
+        content: { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } },
+      },
+    };
+    for (const [status, description] of Object.entries(op.errors)) {
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    paths[op.path] = {
+      get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: parameters(op.query), responses },
+    };
+  }
+  void ErrorBody; // registered in components through its id
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gold API',
+      version: '1.5',
+      summary: 'Free, keyless gold market data, honest about freshness',
+      description:
+        'Read-only REST API for gold market data. No key, no account, CORS open. A price is never simulated or invented: during an ' +
+        'upstream outage the last real price is served with `stale: true`; with none, the answer is 503 `unavailable`. Every response ' +
+        'carries `data_state` and `updated_at`. Prices are indicative mid-market reference rates, not tradable quotes. ' +
+        `Service build ${pkg.version}.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: origin }],
+    tags: [{ name: 'Prices' }, { name: 'Series' }, { name: 'Reference' }],
+    paths,
+    components: { schemas: components() },
+  };
+}
