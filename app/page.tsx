@@ -1,10 +1,49 @@
-export default function Home() {
+import { headers } from 'next/headers';
+import { ApiError, errorBody } from '@/lib/http/errors';
+import { originOf } from '@/lib/http/respond';
+import { getSpot, goldState } from '@/lib/spot';
+import { LivePrice } from './components/live-price';
+import { MiniChart } from './components/mini-chart';
+
+// Server-rendered with the current price on every request; the client keeps it live.
+export const dynamic = 'force-dynamic';
+
+async function initialSpot(origin: string) {
+  try {
+    return await getSpot({ compact: '1' }, { origin });
+  } catch (err) {
+    if (err instanceof ApiError) return errorBody(err, await goldState()).body;
+    throw err;
+  }
+}
+
+export default async function Home() {
+  const origin = originOf(await headers());
+  const spot = await initialSpot(origin);
   return (
-    <main>
-      <h1>Gold market data API</h1>
-      <p>
-        Free, keyless, honest about freshness. Try <a href="/api/v1/spot?compact=1">/api/v1/spot?compact=1</a>.
+    <>
+      <h1>Gold market data you can trust</h1>
+      <p className="lead">
+        Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, 5 years of daily history, charts and
+        central-bank reserves, for developers, AI agents and publishers. A price is never simulated: when a source is down you get the last
+        real price marked <strong>stale</strong>, or an honest <strong>unavailable</strong>.
       </p>
-    </main>
+      <div className="cta">
+        <a className="primary" href="/docs">
+          Get started
+        </a>
+        <a href="/docs/api">API reference</a>
+        <a href="/docs/mcp">Connect an AI agent</a>
+        <a href="/docs/widgets">Embed a widget</a>
+      </div>
+      <div className="grid2">
+        <LivePrice initial={spot} />
+        <MiniChart />
+      </div>
+      <h2>One request</h2>
+      <pre>
+        <code>{`curl '${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1'`}</code>
+      </pre>
+    </>
   );
 }

@@ -33,8 +33,12 @@ export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): 
 
 /** The origin the client used (behind a proxy, the forwarded one), for absolute links. */
 export function publicOrigin(req: Request): string {
-  const url = new URL(req.url);
-  const host = req.headers.get('x-forwarded-host')?.split(',')[0].trim() || req.headers.get('host') || url.host;
-  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0].trim() || url.protocol.replace(':', '');
+  return originOf(req.headers, new URL(req.url));
+}
+
+/** The same from request headers alone (server components). */
+export function originOf(headers: Headers, url?: URL): string {
+  const host = headers.get('x-forwarded-host')?.split(',')[0].trim() || headers.get('host') || url?.host || 'localhost';
+  const proto = headers.get('x-forwarded-proto')?.split(',')[0].trim() || url?.protocol.replace(':', '') || 'http';
   return `${proto}://${host}`;
 }

@@ -17,6 +17,15 @@ const INSTRUCTIONS = `Read-only gold market data. Prices are indicative mid-mark
 Every result carries data_state: "fresh" (live or within its cache time), "stale" (the upstream is down; the last real value is given with its age in seconds; tell the user it may be out of date) or "unavailable" (no value is known; none is invented, say so rather than guessing).
 Use get_gold_price for the current price in any currency and unit, get_gold_intraday for the recorded 2-minute series (up to 48 h), get_gold_history for daily closes and returns (up to 5 years), compare_gold_to_asset to compare gold with another market, and get_central_bank_reserves for official holdings by country.`;
 
+/** The tools as the docs describe them. */
+export const TOOL_DOCS: { name: string; args: string; description: string }[] = [
+  {
+    name: 'get_gold_price',
+    args: 'currency (ISO 4217, default USD), unit (oz, gram, kg; default oz)',
+    description: 'Live spot with silver, gold/silver ratio, tokenized gold and Bitcoin comparisons (the spot endpoint with compact=1)',
+  },
+];
+
 export function createGoldServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION, title: 'Gold market data' }, { instructions: INSTRUCTIONS });
   registerGetGoldPrice(server, ctx);

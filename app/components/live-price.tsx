@@ -1,0 +1,51 @@
+'use client';
+import useSWR from 'swr';
+import { apiFetcher } from './fetcher';
+
+interface SpotLike {
+  xau?: { price: number; currency: string };
+  per_gram_usd?: number;
+  silver_usd_oz?: number | null;
+  gold_silver_ratio?: number | null;
+  data_state: { status: 'fresh' | 'stale' | 'unavailable'; as_of: string | null; age_seconds: number | null };
+  updated_at: string;
+  error?: string;
+}
+
+const usd = (n: number, digits = 2) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The landing page's live price: server-rendered first, then refreshed every 30 s (the spot cache time). */
+export function LivePrice({ initial }: { initial: SpotLike }) {
+  const { data } = useSWR<SpotLike>('/api/v1/spot?compact=1', apiFetcher, { fallbackData: initial, refreshInterval: 30_000 });
+  const s = data ?? initial;
+  const state = s.data_state;
+  return (
+    <section className="card" aria-labelledby="live-title">
+      <h2 id="live-title" style={{ margin: 0, fontSize: '1rem' }} className="muted">
+        Gold spot, USD per troy ounce
+      </h2>
+      {s.xau ? (
+        <p className="price" aria-live="polite" style={{ margin: '4px 0' }}>
+          {usd(s.xau.price)}
+        </p>
+      ) : (
+        <p className="price" style={{ margin: '4px 0' }}>
+          Unavailable
+        </p>
+      )}
+      <p style={{ margin: 0 }}>
+        {state.status === 'stale' ? <span className="badge">Stale · last real price, {state.age_seconds} s old</span> : null}
+        {state.status === 'unavailable' ? <span className="badge">No price has been received yet</span> : null}
+        {state.status === 'fresh' ? <span className="pill">fresh</span> : null}{' '}
+        <span className="muted">price as of {state.as_of ? new Date(state.as_of).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'}</span>
+      </p>
+      {s.xau ? (
+        <p className="muted" style={{ marginBottom: 0 }}>
+          {s.per_gram_usd !== undefined ? `${usd(s.per_gram_usd, 4)} per gram` : null}
+          {s.silver_usd_oz ? ` · silver ${usd(s.silver_usd_oz)}/oz` : null}
+          {s.gold_silver_ratio ? ` · gold/silver ratio ${s.gold_silver_ratio}` : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}

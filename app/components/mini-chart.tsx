@@ -1,0 +1,49 @@
+'use client';
+import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import useSWR from 'swr';
+import { apiFetcher } from './fetcher';
+
+interface Intraday {
+  points: { t: number; p: number }[];
+}
+interface History {
+  points: { d: string; c: number }[];
+}
+
+/** A small chart: the recorded intraday series when it holds a few hours, else the last 3 months of daily closes. */
+export function MiniChart() {
+  const box = useRef<HTMLDivElement>(null);
+  const intraday = useSWR<Intraday>('/api/v1/intraday?hours=24', apiFetcher, { refreshInterval: 120_000 });
+  const useIntraday = (intraday.data?.points.length ?? 0) >= 30;
+  const history = useSWR<History>(intraday.data && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const points = useIntraday
+      ? intraday.data!.points.map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
+      : (history.data?.points ?? []).slice(-66).map((x) => ({ time: x.d, value: x.c }));
+    if (points.length < 2) return;
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    const chart = createChart(el, {
+      autoSize: true,
+      layout: { background: { color: 'transparent' }, textColor: dark ? '#b3ab98' : '#5f584a', attributionLogo: true },
+      grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#393426' : '#eee7d6' } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: useIntraday },
+    });
+    const series = chart.addSeries(AreaSeries, { lineColor: '#c99a1c', topColor: 'rgba(201,154,28,0.35)', bottomColor: 'rgba(201,154,28,0.02)', lineWidth: 2 });
+    series.setData(points as never);
+    chart.timeScale().fitContent();
+    return () => chart.remove();
+  }, [useIntraday, intraday.data, history.data]);
+
+  const label = useIntraday ? 'Recorded every 2 minutes, last 24 hours (USD/oz)' : 'Daily closes, last 3 months (COMEX futures, USD/oz)';
+  return (
+    <figure className="card" style={{ margin: 0 }}>
+      <figcaption className="muted">{label}</figcaption>
+      <div ref={box} className="chart" role="img" aria-label={`Gold price chart: ${label}`} />
+    </figure>
+  );
+}

@@ -1,0 +1,122 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { originOf } from '@/lib/http/respond';
+import { OPERATIONS, openApiDocument } from '@/lib/openapi';
+import { Code } from '../code';
+
+// Generated from the OpenAPI document, so the reference cannot drift from the API.
+
+export const metadata: Metadata = { title: 'API reference' };
+
+interface Param {
+  name: string;
+  required: boolean;
+  description?: string;
+  schema: { type?: string; enum?: string[]; const?: string; default?: unknown; minimum?: number; maximum?: number };
+  example?: unknown;
+}
+
+function typeOf(p: Param): string {
+  const s = p.schema;
+  if (s.enum) return s.enum.join(' | ');
+  if (s.const !== undefined) return String(s.const);
+  const range = s.minimum !== undefined && s.maximum !== undefined ? ` ${s.minimum}–${s.maximum}` : '';
+  return `${s.type ?? 'string'}${range}`;
+}
+
+function exampleQuery(params: Param[]): string {
+  const q = new URLSearchParams();
+  for (const p of params) if (p.example !== undefined) q.set(p.name, String(p.example));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** An example body, shortened where a list would fill the page. */
+function shorten(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length > 4 ? [...value.slice(0, 3).map(shorten), `… ${value.length - 3} more`] : value.map(shorten);
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length > 12 && entries.every(([, v]) => typeof v === 'number')) return Object.fromEntries([...entries.slice(0, 4), ['…', `${entries.length - 4} more`]]);
+    return Object.fromEntries(entries.map(([k, v]) => [k, shorten(v)]));
+  }
+  return value;
+}
+
+export default async function ApiReference() {
+  const origin = originOf(await headers());
+  const doc = openApiDocument(origin) as { paths: Record<string, { get: { parameters: Param[]; responses: Record<string, { description: string }> } }> };
+  return (
+    <>
+      <h1>API reference</h1>
+      <p className="lead">
+        Base URL <code>{origin}</code>. GET only, JSON, CORS open, no key. Machine-readable: <a href="/api/openapi.json">OpenAPI 3.1</a>.
+      </p>
+      <ul className="toc">
+        {OPERATIONS.map((op) => (
+          <li key={op.path}>
+            <a href={`#${op.operationId}`}>{op.path}</a>
+          </li>
+        ))}
+      </ul>
+      {OPERATIONS.map((op) => {
+        const get = doc.paths[op.path].get;
+        const url = `${origin}${op.path}${exampleQuery(get.parameters)}`;
+        return (
+          <section key={op.path} className="endpoint" aria-labelledby={op.operationId}>
+            <h2 id={op.operationId}>
+              <span className="method">GET</span>
+              <code>{op.path}</code>
+            </h2>
+            <p>
+              <strong>{op.summary}.</strong> {op.description}
+            </p>
+            {get.parameters.length > 0 ? (
+              <>
+                <h3>Query parameters</h3>
+                <table>
+                  <thead>
+                    <tr><th>name</th><th>values</th><th>default</th><th>description</th></tr>
+                  </thead>
+                  <tbody>
+                    {get.parameters.map((p) => (
+                      <tr key={p.name}>
+                        <td><code>{p.name}</code>{p.required ? ' (required)' : ''}</td>
+                        <td><code>{typeOf(p)}</code></td>
+                        <td>{p.schema.default !== undefined ? <code>{String(p.schema.default)}</code> : '—'}</td>
+                        <td>{p.description}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            ) : (
+              <p className="muted">No parameters.</p>
+            )}
+            <h3>Example</h3>
+            <Code title="curl">{`curl '${url}'`}</Code>
+            <Code title="fetch">{`const body = await (await fetch('${url}')).json();`}</Code>
+            {op.ok.example ? <Code title="Response (a real response of this service, shortened)">{JSON.stringify(shorten(op.ok.example), null, 2)}</Code> : null}
+            <h3>Responses</h3>
+            <table>
+              <thead>
+                <tr><th>status</th><th>when</th></tr>
+              </thead>
+              <tbody>
+                {Object.entries(get.responses).map(([status, r]) => (
+                  <tr key={status}>
+                    <td><code>{status}</code></td>
+                    <td>{r.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="muted">
+              Cache-Control on 200: <code>{op.cache}</code>; errors: <code>no-store</code>. Every body carries <code>data_state</code> and{' '}
+              <code>updated_at</code>.
+            </p>
+          </section>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Metadata } from 'next';
+
+export const metadata: Metadata = { title: 'Changelog' };
+
+const CHANGES: [string, string, string][] = [
+  ['Platform', '2026-07', 'Embeddable widget modules (price, chart, converter) built on this API'],
+  ['v1.5', '2026-07', '`compact=1` on spot; OpenAPI document; plain-text map (llms.txt); intraday endpoint; freshness-validation rules'],
+  ['v1.4', '2026-07', '`data_state` object on every response including 503; `stale` and `price_as_of` retained'],
+  ['v1.3', '2026-07', 'Data-state contract (fresh, stale, unavailable); `fx_stale`; `stats_as_of`; `debug=1`'],
+  ['v1.2', '2026-07', 'Outage behaviour: last known real price with `stale` and `price_as_of`, or 503; simulated fallback prices removed'],
+  ['v1.1', '2026-07', 'Silver and ratio; tokenized gold; Bitcoin-vs-gold fields; market cap, supply, reserve statistics; history gains daily high/low, ranges, YTD and 1-year returns; history source changed'],
+  ['v1.0', '2025', 'Initial release: spot with currency and unit, daily history, reserves'],
+];
+
+export default function Changelog() {
+  return (
+    <>
+      <h1>Changelog</h1>
+      <p className="lead">
+        The API lives under <code>/api/v1/</code>. Within v1 changes are additive only: new fields may appear, existing fields are never renamed or
+        removed. A breaking change gets a new version path and an entry here. Current version: 1.5.
+      </p>
+      <table>
+        <thead>
+          <tr><th>version</th><th>date</th><th>changes</th></tr>
+        </thead>
+        <tbody>
+          {CHANGES.map(([v, d, c]) => (
+            <tr key={v}>
+              <td>{v}</td>
+              <td>{d}</td>
+              <td>{c}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

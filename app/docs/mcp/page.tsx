@@ -1,0 +1,66 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { originOf } from '@/lib/http/respond';
+import { MCP_LIMIT } from '@/lib/mcp/rate-limit';
+import { TOOL_DOCS } from '@/lib/mcp/server';
+import { Code } from '../code';
+
+export const metadata: Metadata = { title: 'MCP for AI agents' };
+
+export default async function McpDocs() {
+  const origin = originOf(await headers());
+  const url = `${origin}/mcp`;
+  return (
+    <>
+      <h1>MCP: gold data for AI agents</h1>
+      <p className="lead">
+        <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. Protocol
+        versions 2024-10-07 to 2025-11-25 are negotiated. {MCP_LIMIT} requests per minute per IP.
+      </p>
+
+      <h2 id="clients">Add it to your client</h2>
+      <Code title="Claude Code">{`claude mcp add --transport http gold ${url}`}</Code>
+      <Code title="Cursor (.cursor/mcp.json)">{JSON.stringify({ mcpServers: { gold: { url } } }, null, 2)}</Code>
+      <Code title="VS Code (.vscode/mcp.json)">{JSON.stringify({ servers: { gold: { type: 'http', url } } }, null, 2)}</Code>
+      <Code title="Windsurf (mcp_config.json)">{JSON.stringify({ mcpServers: { gold: { serverUrl: url } } }, null, 2)}</Code>
+      <Code title="Clients that only speak stdio (for example Claude Desktop's config file), through mcp-remote">
+        {JSON.stringify({ mcpServers: { gold: { command: 'npx', args: ['-y', 'mcp-remote', url] } } }, null, 2)}
+      </Code>
+
+      <h2 id="tools">Tools</h2>
+      <p>All read-only. Each returns the same JSON as its REST endpoint in <code>structuredContent</code>, a one-line summary first in <code>content</code>, and declares an output schema.</p>
+      <table>
+        <thead>
+          <tr><th>tool</th><th>arguments</th><th>what it returns</th></tr>
+        </thead>
+        <tbody>
+          {TOOL_DOCS.map((t) => (
+            <tr key={t.name}>
+              <td><code>{t.name}</code></td>
+              <td>{t.args}</td>
+              <td>{t.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2 id="states">Fresh, stale, unavailable</h2>
+      <p>
+        A fresh result gives the figure and its timestamp. A stale one gives the last real price, labelled <strong>STALE</strong> with its age
+        in seconds. When nothing is known, the result says <strong>unavailable</strong> as an ordinary result with no number in it, not as a
+        protocol error. Invalid arguments come back as a result with <code>isError: true</code> naming the valid values. Over the rate limit:
+        HTTP 429 with <code>Retry-After</code> and a JSON-RPC error <code>-32029</code>.
+      </p>
+
+      <h2 id="raw">Raw JSON-RPC</h2>
+      <Code title="List the tools">{`curl -s ${url} \\
+  -H 'Content-Type: application/json' \\
+  -H 'Accept: application/json, text/event-stream' \\
+  -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'`}</Code>
+      <Code title="Call one">{`curl -s ${url} \\
+  -H 'Content-Type: application/json' \\
+  -H 'Accept: application/json, text/event-stream' \\
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_gold_price","arguments":{"currency":"EUR","unit":"gram"}}}'`}</Code>
+    </>
+  );
+}

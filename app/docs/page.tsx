@@ -1,0 +1,72 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { originOf } from '@/lib/http/respond';
+import { Code } from './code';
+
+export const metadata: Metadata = { title: 'Getting started' };
+
+export default async function Docs() {
+  const origin = originOf(await headers());
+  return (
+    <>
+      <h1>Getting started</h1>
+      <p className="lead">No key, no account, no SDK. Every endpoint is a GET that answers JSON, with CORS open so a browser can call it directly.</p>
+      <ul className="toc">
+        <li><a href="#first">First request</a></li>
+        <li><a href="#freshness">Freshness</a></li>
+        <li><a href="#errors">Errors</a></li>
+        <li><a href="#caching">Caching and fair use</a></li>
+      </ul>
+
+      <h2 id="first">First request</h2>
+      <Code title="curl">{`curl '${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1'`}</Code>
+      <Code title="JavaScript (browser or Node 18+)">{`const res = await fetch('${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1');
+const spot = await res.json();
+if (spot.data_state.status === 'unavailable') {
+  console.log('No gold price right now:', spot.error);
+} else {
+  const note = spot.stale ? \` (stale, ${'${'}spot.data_state.age_seconds} s old)\` : '';
+  console.log(\`\${spot.xau.price} \${spot.xau.currency} per gram\${note}\`);
+}`}</Code>
+      <p>
+        The <a href="/docs/api">API reference</a> lists every endpoint, parameter and error; the same contract is machine-readable at{' '}
+        <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1), and <a href="/llms.txt">/llms.txt</a> maps the site for language models.
+      </p>
+
+      <h2 id="freshness">Freshness: fresh, stale, unavailable</h2>
+      <p>
+        Every response carries <code>data_state</code> (<code>status</code>, <code>as_of</code>, <code>source</code>, <code>age_seconds</code>) and{' '}
+        <code>updated_at</code>, the time the response was made.
+      </p>
+      <table>
+        <thead><tr><th>status</th><th>meaning</th><th>HTTP</th></tr></thead>
+        <tbody>
+          <tr><td><code>fresh</code></td><td>From the upstream on this request, or within its cache time (spot 30 s, tokens 60 s, FX 12 h, history 6 h).</td><td>200</td></tr>
+          <tr><td><code>stale</code></td><td>The upstream is down; this is the last real value seen, with <code>as_of</code> and <code>age_seconds</code>. On spot, <code>stale: true</code> and <code>price_as_of</code>.</td><td>200</td></tr>
+          <tr><td><code>unavailable</code></td><td>The upstream is down and no real value has been seen. No number is invented.</td><td>503 on spot, chart and history</td></tr>
+        </tbody>
+      </table>
+      <p>
+        A value that fails validation (wrong shape, not a positive finite number, or a gold price that jumps more than 25% within 10 minutes) is
+        treated as the upstream being down. Spot reports each group separately in <code>groups</code> (gold, silver, FX, tokens): silver or
+        tokens may be unavailable while gold is fresh. When the live FX feed has never answered, a real recorded table bundled with the
+        release is used and <code>fx_stale</code> is true. Staleness has no limit: apply your own maximum age using <code>price_as_of</code>.
+      </p>
+
+      <h2 id="errors">Errors</h2>
+      <p>
+        Errors are JSON with <code>error</code> (words), <code>data_state</code> and <code>updated_at</code>; an unknown currency adds{' '}
+        <code>supported</code>, other invalid values add <code>valid</code>. 400 bad input, 405 a method other than GET/OPTIONS (with{' '}
+        <code>Allow</code>), 414 a query string over 2,048 characters, 503 no real price yet. Unknown query parameters are ignored, so a
+        throwaway parameter bypasses intermediary caches.
+      </p>
+
+      <h2 id="caching">Caching and fair use</h2>
+      <p>
+        Responses carry <code>Cache-Control</code> matching their data (spot 30 s). Cache at least 30 seconds on your side. There is no hard
+        rate limit on REST; above 10,000 requests a day, please get in touch. The MCP endpoint allows 120 requests per minute per IP.
+        Responses are compressed (brotli or gzip) when your client asks.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { FX_FALLBACK } from '@/lib/fx-fallback';
+import { originOf } from '@/lib/http/respond';
+import { Code } from '../code';
+import { WidgetBuilder } from './builder';
+
+export const metadata: Metadata = { title: 'Embeddable widgets' };
+
+export default async function WidgetsDocs() {
+  const origin = originOf(await headers());
+  const currencies = Object.keys(FX_FALLBACK.table).sort();
+  return (
+    <>
+      <h1>Embeddable widgets</h1>
+      <p className="lead">
+        A live gold price, chart or converter on your page with one line. Widgets are small server-rendered pages with their own tiny script
+        (no framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache cadence, and they show
+        a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number.
+      </p>
+      <h2 id="quick">Quick embed</h2>
+      <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
+      <Code title="Several widgets: mark each place, include the script once">{`<div data-gold-widget="price" data-currency="GBP"></div>
+<div data-gold-widget="converter" data-currency="INR" data-unit="gram"></div>
+<script src="${origin}/embed.js" async></script>`}</Code>
+      <p>
+        Options: <code>currency</code> (ISO 4217), <code>unit</code> (oz, gram, kg), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
+        (for numbers and dates); price: <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter:{' '}
+        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money). Unknown values fall back to the defaults.
+      </p>
+      <h2 id="builder">Builder</h2>
+      <WidgetBuilder origin={origin} currencies={currencies} />
+      <h2 id="examples">Examples</h2>
+      <div className="grid2">
+        <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: 150, border: 0 }} />
+        <iframe src="/widgets/converter?currency=EUR&unit=gram" title="Gold converter example" style={{ width: '100%', height: 330, border: 0 }} />
+      </div>
+    </>
+  );
+}
