@@ -41,7 +41,7 @@ export default async function Home() {
         <MiniChart />
       </div>
       <h2>One request</h2>
-      <pre>
+      <pre tabIndex={0}>
         <code>{`curl '${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1'`}</code>
       </pre>
     </>

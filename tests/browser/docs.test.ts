@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { OPERATIONS } from '@/lib/openapi';
+import { App } from '../support/app';
+import { launchBrowser, watch } from '../support/browser';
+import { FakeUpstream } from '../support/fake-upstream';
+import { HostSite } from '../support/host';
+
+// The documentation site as a newcomer meets it, in Chromium.
+
+const PAGES = ['/', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog'];
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let fake: FakeUpstream;
+let app: App;
+let host: HostSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  app = await App.start({ env: fake.env() });
+  host = await HostSite.start();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await app?.stop();
+  await fake?.close();
+});
+
+describe('every docs page', () => {
+  for (const path of PAGES) {
+    it(`${path}: renders with no console errors, no failed requests, no serious accessibility violations`, async () => {
+      for (const scheme of ['light', 'dark'] as const) {
+        const page = await browser.newPage({ colorScheme: scheme });
+        const seen = watch(page);
+        const res = await page.goto(app.url + path);
+        expect(res?.status()).toBe(200);
+        await page.waitForLoadState('networkidle');
+        expect(await page.locator('h1').count()).toBe(1);
+        expect(seen.errors, `${path} ${scheme}`).toEqual([]);
+        expect(seen.failed, `${path} ${scheme}`).toEqual([]);
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async () => {
+          const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+          return r.violations
+            .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        });
+        expect(violations, `${path} ${scheme}`).toEqual([]);
+        await page.close();
+      }
+    });
+  }
+
+  it('is readable on a phone: no horizontal scroll', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    for (const path of PAGES) {
+      await page.goto(app.url + path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await page.close();
+  });
+
+  it('internal links all resolve', async () => {
+    const page = await browser.newPage();
+    const links = new Set<string>();
+    for (const path of PAGES) {
+      await page.goto(app.url + path);
+      for (const href of await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))) {
+        const u = new URL(href);
+        if (u.origin === app.url) links.add(u.pathname + u.search);
+      }
+    }
+    await page.close();
+    expect(links.size).toBeGreaterThan(8);
+    for (const link of links) {
+      const res = await app.get(link);
+      await res.arrayBuffer();
+      expect(res.status, link).toBeLessThan(400);
+    }
+  });
+});
+
+describe('from the landing page to working code', () => {
+  it('the API reference covers every endpoint of the OpenAPI document, with curl', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/api`);
+    for (const op of OPERATIONS) {
+      expect(await page.locator(`#${op.operationId}`).count(), op.path).toBe(1);
+      const curl = await page.locator(`section[aria-labelledby="${op.operationId}"] pre`).first().textContent();
+      expect(curl).toContain(`curl '${app.url}${op.path}`);
+      // The documented curl works as written.
+      const url = curl!.match(/curl '([^']+)'/)![1];
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+    }
+    await page.close();
+  });
+
+  it('the builder snippet, pasted into a blank page on another origin, shows the widget', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/widgets`);
+    await page.selectOption('#b-currency', 'GBP');
+    await page.selectOption('#b-theme', 'dark');
+    const snippet = await page.inputValue('#b-script');
+    expect(snippet).toContain('data-currency="GBP"');
+    await page.close();
+
+    const blank = await browser.newPage();
+    const seen = watch(blank);
+    await blank.goto(host.page(snippet));
+    const frame = await (await blank.waitForSelector('iframe')).contentFrame();
+    await frame!.waitForSelector('[data-f="price"]');
+    await expect.poll(() => frame!.textContent('[data-f="price"]')).toMatch(/£[\d,]+\.\d{2}/);
+    expect(seen.errors).toEqual([]);
+    await blank.close();
+  });
+
+  it('the MCP page gives a configuration that points at this server', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/mcp`);
+    expect(await page.textContent('main')).toContain(`${app.url}/mcp`);
+    await page.close();
+  });
+});
+
+describe('llms.txt', () => {
+  it('lists every endpoint, the MCP endpoint and the widgets, and its links resolve', async () => {
+    const res = await app.get('/llms.txt');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text.startsWith('# Gold API\n\n> ')).toBe(true);
+    for (const op of OPERATIONS) expect(text).toContain(`${app.url}${op.path}`);
+    expect(text).toContain(`${app.url}/mcp`);
+    expect(text).toContain('/widgets/price');
+    const links = [...text.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThanOrEqual(8);
+    for (const link of links) {
+      const r = await fetch(link);
+      await r.arrayBuffer();
+      expect(r.status, link).toBeLessThan(400);
+    }
+  });
+
+  it('/api/openapi.json is served with this origin as its server', async () => {
+    const { status, body } = await app.json('/api/openapi.json');
+    expect(status).toBe(200);
+    expect(body.servers).toEqual([{ url: app.url }]);
+    expect(Object.keys(body.paths)).toEqual(OPERATIONS.map((o) => o.path));
+  });
+});
