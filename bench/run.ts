@@ -3,7 +3,9 @@
 // Record results in BENCHMARKS.md with the machine they came from.
 import http from 'node:http';
 import os from 'node:os';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { launchBrowser } from '../tests/support/browser';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 
@@ -49,6 +51,73 @@ async function stampede(): Promise<number> {
   }
 }
 
+interface Weight {
+  html: [number, number, number];
+  js: [number, number, number];
+  scripts: number;
+}
+
+/** Raw, gzip -9 and brotli bytes of a page's HTML and of every script it references. */
+async function weigh(base: string, path: string): Promise<Weight> {
+  const sizes = (b: Buffer): [number, number, number] => [b.length, gzipSync(b, { level: 9 }).length, brotliCompressSync(b).length];
+  const html = Buffer.from(await (await fetch(base + path)).arrayBuffer());
+  const srcs = [...html.toString().matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]).filter((s) => !/nomodule/.test(s));
+  const js: [number, number, number] = [0, 0, 0];
+  for (const src of srcs) {
+    const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
+    sizes(body).forEach((n, i) => (js[i] += n));
+  }
+  return { html: sizes(html), js, scripts: srcs.length };
+}
+
+async function widgets(app: App) {
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  const pages: [string, string][] = [
+    ['price widget', '/widgets/price'],
+    ['converter widget', '/widgets/converter'],
+    ['chart widget', '/widgets/chart'],
+    ['lightest App Router page (/docs/changelog)', '/docs/changelog'],
+  ];
+  console.log('\n| page | scripts | JS raw / gzip / br KB | HTML raw / gzip / br KB |');
+  console.log('|---|---|---|---|');
+  const weights: Record<string, Weight> = {};
+  for (const [name, path] of pages) {
+    const res = await fetch(app.url + path);
+    await res.arrayBuffer();
+    if (res.status !== 200) continue;
+    const w = (weights[name] = await weigh(app.url, path));
+    console.log(`| ${name} | ${w.scripts} | ${w.js.map(kb).join(' / ')} | ${w.html.map(kb).join(' / ')} |`);
+  }
+  const floor = weights['lightest App Router page (/docs/changelog)'];
+  for (const name of Object.keys(weights)) {
+    if (weights[name] !== floor && floor) console.log(`${name}: gzip JS = ${((weights[name].js[1] / floor.js[1]) * 100).toFixed(1)}% of the App Router page's`);
+  }
+  const browser = await launchBrowser();
+  try {
+    console.log('\n| widget | first visible price, median of 5 (ms) |');
+    console.log('|---|---|');
+    for (const [name, path, selector] of [
+      ['price', '/widgets/price', '[data-f="price"]'],
+      ['converter', '/widgets/converter', '[data-f="result"]'],
+      ['chart', '/widgets/chart', '[data-f="price"]'],
+    ]) {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const page = await browser.newPage();
+        const t0 = Date.now();
+        const res = await page.goto(app.url + path, { waitUntil: 'commit' });
+        if (res?.status() !== 200) break;
+        await page.waitForSelector(`${selector}:not(:empty)`);
+        times.push(Date.now() - t0);
+        await page.close();
+      }
+      if (times.length) console.log(`| ${name} | ${times.sort((a, b) => a - b)[2]} |`);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(`# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback\n`);
@@ -62,6 +131,8 @@ async function main() {
     const bytes = Buffer.from(await warm.arrayBuffer());
     const bare = await ceiling(bytes, { 'content-type': 'application/json; charset=utf-8' });
 
+    // Warm-up: let the server's JIT settle before measuring.
+    await autocannon({ url: app.url + path, connections: CONNECTIONS, duration: 3 });
     const spot = await load(app.url + path);
     const spotBr = await load(app.url + '/api/v1/spot', { 'accept-encoding': 'br' });
     const ref = await load(bare.url);
@@ -74,6 +145,7 @@ async function main() {
     console.log(row('GET /api/v1/spot full table, brotli (warm)', spotBr));
     console.log(`\nspot / ceiling throughput: ${(spot.rps / ref.rps).toFixed(3)}`);
     console.log(`upstream calls during the warm runs: gold ${fake.calls.gold}, fx ${fake.calls.fx}`);
+    await widgets(app);
   } finally {
     await app.stop();
     await fake.close();
