@@ -3,6 +3,8 @@ import pkg from '../package.json';
 import { ErrorBody } from './schemas/common';
 import { Spot, SpotQuery } from './schemas/spot';
 import spotExample from './data/examples/spot.json';
+import intradayExample from './data/examples/intraday.json';
+import { Intraday, IntradayQuery } from './schemas/intraday';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -44,6 +46,20 @@ export const OPERATIONS: Operation[] = [
       503: 'The gold upstream is down and no real price has been seen yet',
     },
     cache: 'public, max-age=30',
+  },
+  {
+    path: '/api/v1/intraday',
+    operationId: 'getIntraday',
+    summary: 'The recorded intraday series',
+    description:
+      'This service records the live gold and silver spot every 2 minutes and keeps 14 days. Points are real samples only, oldest first, ' +
+      'never interpolated; gaps mean the upstream was down. `coverage_seconds` shows how much of the window the series covers. ' +
+      '`data_state` describes the latest sample (stale once three samples are missed; unavailable with no sample in the window).',
+    tag: 'Series',
+    query: IntradayQuery,
+    ok: { schema: Intraday, description: 'The series for the window (empty, with status unavailable, before the first sample)', example: intradayExample },
+    errors: { 400: 'Invalid `symbol` or `hours` (with `valid`), or a parameter given twice', ...COMMON_ERRORS },
+    cache: 'public, max-age=60',
   },
 ];
 

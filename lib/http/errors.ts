@@ -4,7 +4,7 @@ import type { DataState, ErrorBody } from '../schemas/common';
 // documented `{error, ...}` body. Anything else that escapes a handler is a bug: logged, and
 // answered with a generic 503, never a stack trace and never a 500 page.
 
-export type ErrorStatus = 400 | 404 | 405 | 413 | 414 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 404 | 405 | 413 | 414 | 429 | 503;
 
 export class ApiError extends Error {
   constructor(

@@ -1,0 +1,55 @@
+import { config } from './config';
+import { feeds } from './feeds';
+import type { Feed } from './freshness';
+import { getStore } from './store';
+
+// The recorder behind /api/v1/intraday: the current gold and silver spot into the store, at most
+// one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
+// instances never duplicate), points older than 14 days trimmed. Only fresh, real prices are
+// recorded: during an outage nothing is written (a stale price is not a new sample).
+
+export const RETENTION_S = 14 * 24 * 3600;
+export const SERIES = { xau: 'intraday:xau', xag: 'intraday:xag' } as const;
+export type SampleSymbol = keyof typeof SERIES;
+
+const FEEDS: Record<SampleSymbol, Feed<number>> = { xau: feeds.gold, xag: feeds.silver };
+
+export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price';
+
+export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
+  const interval = config.sampleIntervalS();
+  const t = Math.floor(nowMs / 1000);
+  const bucket = Math.floor(t / interval);
+  const store = getStore();
+  const result = {} as Record<SampleSymbol, SampleOutcome>;
+  await Promise.all(
+    (Object.keys(SERIES) as SampleSymbol[]).map(async (symbol) => {
+      const reading = await FEEDS[symbol].read();
+      if (reading.status !== 'fresh' || reading.value === null) {
+        result[symbol] = 'no fresh price';
+        return;
+      }
+      // Claim only with a real price in hand, so a failed fetch never burns the bucket.
+      if (!(await store.claim(`sample:${symbol}:${interval}:${bucket}`, interval * 2))) {
+        result[symbol] = 'bucket already sampled';
+        return;
+      }
+      await store.addPoint(SERIES[symbol], { t, p: reading.value });
+      await store.trim(SERIES[symbol], t - RETENTION_S);
+      result[symbol] = 'recorded';
+    }),
+  );
+  return result;
+}
+
+let timer: NodeJS.Timeout | null = null;
+
+/** The self-hosted trigger: a sample soon after boot, then every SAMPLE_INTERVAL_S (off with SAMPLER=off). */
+export function startSampler(): void {
+  if (timer || !config.samplerEnabled()) return;
+  const run = () =>
+    sampleOnce().catch((err) => console.warn(`[sampler] failed: ${err instanceof Error ? err.message : String(err)}`));
+  timer = setInterval(run, config.sampleIntervalS() * 1000);
+  timer.unref();
+  setTimeout(run, 1000).unref();
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { DataState, Timestamp } from './common';
+
+export const INTRADAY_SYMBOLS = ['xau', 'xag'] as const;
+
+export const IntradayQuery = z.object({
+  symbol: z.enum(INTRADAY_SYMBOLS).default('xau').meta({ description: '`xau` gold or `xag` silver' }),
+  hours: z.number().int().min(1).max(48).default(24).meta({ description: 'Window, whole hours 1 to 48', example: 6 }),
+});
+
+export const Intraday = z
+  .object({
+    symbol: z.enum(INTRADAY_SYMBOLS),
+    hours: z.number().int(),
+    points: z
+      .array(
+        z.object({
+          t: z.number().int().meta({ description: 'Unix seconds of the sample' }),
+          p: z.number().meta({ description: 'USD per troy ounce' }),
+        }),
+      )
+      .meta({ description: 'Recorded samples, oldest first; never interpolated' }),
+    count: z.number().int().nonnegative(),
+    coverage_seconds: z.number().int().nonnegative().meta({ description: 'Last t − first t (0 for fewer than two points): how warm the series is' }),
+    interval_seconds: z.number().int().meta({ description: 'Sampling period of the recorder' }),
+    source: z.string(),
+    data_state: DataState,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Intraday', description: 'The first-party series: the live spot recorded every 2 minutes, kept 14 days' });
+export type Intraday = z.infer<typeof Intraday>;
