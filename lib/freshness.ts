@@ -46,6 +46,8 @@ export class Feed<T> {
   private mem: Sourced<T> | null = null;
   private inflight: Promise<Reading<T>> | null = null;
   private failedAt = 0;
+  /** Why the last fetch failed, for error messages (null after a success). */
+  lastError: string | null = null;
 
   constructor(private readonly opts: FeedOptions<T>) {}
 
@@ -90,10 +92,12 @@ export class Feed<T> {
       if (reason) throw new UpstreamError(this.opts.name, `rejected: ${reason}`);
       this.mem = next;
       this.failedAt = 0;
+      this.lastError = null;
       await safely(() => getStore().set(this.key, next), `save ${this.key}`);
       return reading('fresh', next, 'upstream');
     } catch (err) {
       this.failedAt = Date.now();
+      this.lastError = err instanceof UpstreamError ? err.reason : 'upstream failed';
       console.warn(`[upstream] ${this.opts.name} failed: ${err instanceof Error ? err.message : String(err)}`);
       return last ? reading('stale', last, 'cache') : UNAVAILABLE;
     }

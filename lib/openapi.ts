@@ -5,6 +5,10 @@ import { Spot, SpotQuery } from './schemas/spot';
 import spotExample from './data/examples/spot.json';
 import intradayExample from './data/examples/intraday.json';
 import { Intraday, IntradayQuery } from './schemas/intraday';
+import { History } from './schemas/history';
+import { Chart, ChartQuery } from './schemas/chart';
+import historyExample from './data/examples/history.json';
+import chartExample from './data/examples/chart.json';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -61,6 +65,39 @@ export const OPERATIONS: Operation[] = [
     errors: { 400: 'Invalid `symbol` or `hours` (with `valid`), or a parameter given twice', ...COMMON_ERRORS },
     cache: 'public, max-age=60',
   },
+  {
+    path: '/api/v1/history',
+    operationId: 'getHistory',
+    summary: 'Five years of daily gold with ranges and returns',
+    description:
+      'Daily close, high and low for up to 5 years, oldest first, with the 52-week high and low, the true low and high over the latest day, ' +
+      'week (7 days), month (30) and year (365), the year-to-date return and the 1-year return. No keyless source serves daily XAU/USD spot ' +
+      'with true highs and lows, so the series is the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
+      'Cached 6 h; during an outage the last good series is served stale.',
+    tag: 'Series',
+    ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
+    errors: { ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
+    cache: 'public, max-age=300',
+  },
+  {
+    path: '/api/v1/chart',
+    operationId: 'getChart',
+    summary: 'OHLCV bars for gold and nine other markets',
+    description:
+      'Open, high, low, close and volume bars from a third-party market data provider for gold, silver, Bitcoin, the S&P 500, the Nasdaq, ' +
+      'the dollar index, EUR/USD, oil, platinum and palladium. Bars whose close is missing upstream are dropped, never filled in. ' +
+      'Intraday intervals only reach back so far (1m about 8 days, 2m–90m about 60 days, hourly about 730 days): other combinations are refused with 400. ' +
+      'Cached per combination (intraday 60 s, daily 15 min, weekly and monthly 1 h); stale copy during an outage.',
+    tag: 'Series',
+    query: ChartQuery,
+    ok: { schema: Chart, description: 'The bars, ascending', example: chartExample },
+    errors: {
+      400: 'Invalid `symbol`, `range` or `interval` (with `valid`), a combination the upstream cannot serve, or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The upstream failed and no copy of this combination is cached',
+    },
+    cache: 'public, max-age=300 (intraday intervals: 60)',
+  },
 ];
 
 type Json = Record<string, unknown>;
@@ -115,7 +152,7 @@ export function openApiDocument(origin: string): Json {
     const responses: Json = {
       200: {
         description: op.ok.description,
-        headers: { 'Cache-Control': { schema: { type: 'string', const: op.cache } } },
+        headers: { 'Cache-Control': { description: op.cache, schema: { type: 'string' } } },
         content: { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } },
       },
     };

@@ -5,11 +5,12 @@ import { config } from '../config';
 export class UpstreamError extends Error {
   constructor(
     readonly upstream: string,
-    message: string,
+    /** What went wrong, in words safe to show a client. */
+    readonly reason: string,
     readonly status?: number,
     readonly body?: unknown,
   ) {
-    super(`${upstream}: ${message}`);
+    super(`${upstream}: ${reason}`);
   }
 }
 

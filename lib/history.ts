@@ -1,0 +1,96 @@
+import { toDataState } from './data-state';
+import { Feed, type Sourced } from './freshness';
+import { ApiError } from './http/errors';
+import type { DataState } from './schemas/common';
+import type { History, HistoryPoint } from './schemas/history';
+import { round } from './units';
+import { fetchChart, type Bar } from './upstream/chart';
+import { UpstreamError } from './upstream/fetch';
+
+// GET /api/v1/history: 5 years of daily gold from the COMEX front-month future GC=F (no keyless
+// source serves daily XAU/USD spot with true highs and lows), with the statistics of decisions §4.
+
+export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
+
+/** Trading date of a bar in the exchange's time zone. */
+function dateIn(timeZone: string): (t: number) => string {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  return (t) => f.format(new Date(t * 1000));
+}
+
+/**
+ * One point per trading date, oldest first. A session's last bar is stamped with its latest
+ * trade time, not the session start, so two bars can share a date: the later one wins.
+ */
+export function toDaily(bars: Bar[], timeZone = 'America/New_York'): HistoryPoint[] {
+  const date = dateIn(timeZone);
+  const byDate = new Map<string, HistoryPoint>();
+  for (const b of bars) byDate.set(date(b.t), { d: date(b.t), c: b.c, h: b.h, l: b.l });
+  return [...byDate.values()].sort((a, b) => (a.d < b.d ? -1 : 1));
+}
+
+/** `date` minus `days`, as YYYY-MM-DD. */
+export function daysBefore(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+type Stats = Pick<History, 'high_52w' | 'low_52w' | 'ranges' | 'return_ytd_pct' | 'return_1y_pct'>;
+
+/** The statistics of decisions §4, from unrounded points, rounded once on output. */
+export function historyStats(points: HistoryPoint[]): Stats {
+  const last = points[points.length - 1];
+  const span = (days: number) => {
+    if (!last) return { low: null, high: null };
+    const from = daysBefore(last.d, days);
+    const within = points.filter((p) => p.d >= from);
+    return { low: round(Math.min(...within.map((p) => p.l)), 2), high: round(Math.max(...within.map((p) => p.h)), 2) };
+  };
+  const pct = (base: HistoryPoint | undefined) => (last && base ? round((last.c / base.c - 1) * 100, 2) : null);
+  const year = span(365);
+  const prevYearEnd = last ? points.filter((p) => p.d < `${last.d.slice(0, 4)}-01-01`).pop() : undefined;
+  const yearAgo = last ? points.filter((p) => p.d <= daysBefore(last.d, 365)).pop() : undefined;
+  return {
+    high_52w: year.high,
+    low_52w: year.low,
+    ranges: { day: last ? { low: round(last.l, 2), high: round(last.h, 2) } : { low: null, high: null }, week: span(7), month: span(30), year },
+    return_ytd_pct: pct(prevYearEnd),
+    return_1y_pct: pct(yearAgo),
+  };
+}
+
+async function fetchHistory(): Promise<Sourced<HistoryPoint[]>> {
+  const { bars, meta } = await fetchChart('GC=F', '5y', '1d');
+  const points = toDaily(bars, meta.timezone ?? 'America/New_York');
+  if (points.length < 2) throw new UpstreamError('Yahoo Finance', 'no daily bars');
+  const fetchedAt = Date.now();
+  return { value: points, asOf: Math.min(bars[bars.length - 1].t * 1000, fetchedAt), fetchedAt };
+}
+
+const feed = new Feed<HistoryPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
+
+export async function getHistory(): Promise<History> {
+  const reading = await feed.read();
+  const now = Date.now();
+  const data_state = toDataState(reading, now);
+  if (!reading.value) {
+    throw new ApiError(503, `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`, {
+      data_state,
+    });
+  }
+  const points = reading.value.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
+  return {
+    symbol: 'XAUUSD',
+    interval: 'daily',
+    source: HISTORY_SOURCE,
+    points,
+    count: points.length,
+    ...historyStats(reading.value),
+    data_state,
+    updated_at: new Date(now).toISOString(),
+  };
+}
+
+export async function historyState(): Promise<DataState> {
+  return toDataState(await feed.peek());
+}

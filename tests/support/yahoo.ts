@@ -1,0 +1,53 @@
+import { fixture, fixtureText } from './fake-upstream';
+
+// Builds chart-upstream bodies (Yahoo v8 shape) from real data, for the history and chart tests.
+
+export interface OhlcRow {
+  d: string;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+}
+
+/** The real daily XAU/USD rows of tests/fixtures/gold-daily-ohlc-usd.csv. */
+export function dailyRows(): OhlcRow[] {
+  return fixtureText('gold-daily-ohlc-usd.csv')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [d, o, h, l, c] = line.split(',');
+      return { d, o: Number(o), h: Number(h), l: Number(l), c: Number(c) };
+    });
+}
+
+/** Unix seconds of 00:00 in New York on `date` (04:00Z in summer time, 05:00Z in winter). */
+export function nyMidnight(date: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  for (const hour of [4, 5]) {
+    const t = Date.UTC(y, m - 1, d, hour) / 1000;
+    const h = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(new Date(t * 1000));
+    if (Number(h) === 0) return t;
+  }
+  throw new Error(`no New York midnight for ${date}`);
+}
+
+/** A chart body: the recorded GC=F `meta` around the given bars. */
+export function chartBody(bars: { t: number; o: number | null; h: number | null; l: number | null; c: number | null; v?: number | null }[]) {
+  const meta = { ...fixture('yahoo-chart-GCF-6mo-1wk.json').chart.result[0].meta, dataGranularity: '1d', range: '5y' };
+  return {
+    chart: {
+      result: [
+        {
+          meta,
+          timestamp: bars.map((b) => b.t),
+          indicators: {
+            quote: [{ open: bars.map((b) => b.o), high: bars.map((b) => b.h), low: bars.map((b) => b.l), close: bars.map((b) => b.c), volume: bars.map((b) => b.v ?? 0) }],
+          },
+        },
+      ],
+      error: null,
+    },
+  };
+}
