@@ -9,6 +9,8 @@ import { History } from './schemas/history';
 import { Chart, ChartQuery } from './schemas/chart';
 import historyExample from './data/examples/history.json';
 import chartExample from './data/examples/chart.json';
+import reservesExample from './data/examples/reserves.json';
+import { Reserves } from './schemas/reserves';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -97,6 +99,20 @@ export const OPERATIONS: Operation[] = [
       503: 'The upstream failed and no copy of this combination is cached',
     },
     cache: 'public, max-age=300 (intraday intervals: 60)',
+  },
+  {
+    path: '/api/v1/reserves',
+    operationId: 'getReserves',
+    summary: 'Central-bank gold holdings by country',
+    description:
+      'Official gold holdings in metric tonnes for every country that reports a figure, ranked, with the month each figure is for. The live ' +
+      'monthly IMF series (IRFCL, via DBnomics) replaces a country’s figure where it is newer and gives the month-over-month change; the rest ' +
+      'comes from a real World Gold Council snapshot bundled with the release, which also serves whenever the live source fails ' +
+      '(`data_state.source` `snapshot`). Cached 24 h.',
+    tag: 'Reference',
+    ok: { schema: Reserves, description: 'The ranked table', example: reservesExample },
+    errors: { ...COMMON_ERRORS },
+    cache: 'public, max-age=3600',
   },
 ];
 

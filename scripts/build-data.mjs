@@ -41,3 +41,34 @@ fs.writeFileSync(
   JSON.stringify({ source: 'World Gold Council, World official gold holdings (IMF IFS), Aug 2026 edition', published: '2026-08-20', rows: holdings }, null, 1) + '\n',
 );
 console.log(`wrote ${holdings.length} holdings rows`);
+
+// Central-bank gold by country: the latest reported figure per country (WGC quarterly table,
+// latest non-AWAITED value and its quarter's end month), with the ISO3 code from the WGC
+// dashboard snapshot (matched by name). Countries with no figure at all are left out.
+const latest = parseCsv(fs.readFileSync(path.join(src, 'cb-gold-reserves-latest-from-quarterly.csv'), 'utf8'));
+const dashboard = parseCsv(fs.readFileSync(path.join(src, 'cb-gold-reserves.csv'), 'utf8'));
+const iso3 = new Map();
+for (const r of dashboard) {
+  iso3.set(r.country, r.iso3);
+  iso3.set(r.country_wgc, r.iso3);
+}
+const reserves = latest
+  .filter((r) => r.gold_reserves_tonnes !== '')
+  .map((r) => {
+    const code = iso3.get(r.country);
+    if (!code) throw new Error(`no ISO3 for ${r.country}`);
+    return { country: r.country, iso3: code, tonnes: Number(r.gold_reserves_tonnes), reporting_month: r.as_of_month, quarter: r.as_of_quarter };
+  })
+  .sort((a, b) => b.tonnes - a.tonnes);
+fs.writeFileSync(
+  path.join(out, 'reserves-snapshot.json'),
+  JSON.stringify(
+    {
+      source: 'World Gold Council, central-bank gold reserves by country (IMF IFS data), quarterly table Q4 2000 to Q1 2026: latest reported value per country',
+      countries: reserves,
+    },
+    null,
+    1,
+  ) + '\n',
+);
+console.log(`wrote ${reserves.length} reserve rows`);

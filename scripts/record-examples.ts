@@ -4,15 +4,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { App } from '../tests/support/app';
-import { FakeUpstream } from '../tests/support/fake-upstream';
+import { FakeUpstream, fixture } from '../tests/support/fake-upstream';
+import { chartBody, dailyRows, nyMidnight } from '../tests/support/yahoo';
 
 const EXAMPLES: Record<string, string> = {
   spot: '/api/v1/spot?currency=EUR&compact=1',
+  intraday: '/api/v1/intraday?hours=1',
+  history: '/api/v1/history',
+  chart: '/api/v1/chart?symbol=xau&range=6mo&interval=1wk',
+  reserves: '/api/v1/reserves',
 };
 
 async function main() {
   const fake = await FakeUpstream.start();
-  const app = await App.start({ env: fake.env() });
+  // History: the real daily rows of the last year in the chart upstream's shape; chart: the recorded GC=F body.
+  const rows = dailyRows().filter((r) => r.d >= '2025-04-16');
+  fake.onChart((ticker, q) =>
+    q.get('interval') === '1d'
+      ? { status: 200, body: chartBody(rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c }))) }
+      : { status: 200, body: fixture('yahoo-chart-GCF-6mo-1wk.json') },
+  );
+  // The in-process sampler records a few real samples for the intraday example.
+  const app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1' } });
+  await new Promise((r) => setTimeout(r, 7000));
   try {
     for (const [name, url] of Object.entries(EXAMPLES)) {
       const res = await app.get(url, { headers: { 'x-forwarded-host': 'gold.example', 'x-forwarded-proto': 'https' } });
