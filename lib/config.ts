@@ -34,6 +34,10 @@ export const config = {
     process.env.KV_REST_API_URL && process.env.KV_REST_API_TOKEN
       ? { url: process.env.KV_REST_API_URL, token: process.env.KV_REST_API_TOKEN }
       : null,
+  /** Prefix of every KV key, so deployments or test runs can share one database. */
+  kvPrefix: () => process.env.KV_PREFIX ?? 'goldapi:',
+  /** Milliseconds a single KV request may take before KV counts as down. */
+  kvTimeoutMs: () => num('KV_TIMEOUT_MS', 1000),
 };
 
 /** TTL in milliseconds, honouring the test override. */
