@@ -39,7 +39,8 @@ export function openKvStore(opts: KvOptions): Store {
 
 class KvStore implements Store {
   readonly kind = 'kv' as const;
-  private readonly redis: Redis;
+  /** Null when the URL cannot be used at all: the store then stays degraded (logged once). */
+  private readonly redis: Redis | null = null;
   private readonly fallback = new MemoryCounters();
   private downSince: number | null = null;
   private downReason: string | null = null;
@@ -47,17 +48,31 @@ class KvStore implements Store {
   private probing = false;
 
   constructor(private readonly opts: KvOptions) {
-    this.redis = new Redis({
-      url: opts.url,
-      token: opts.token,
+    try {
+      this.redis = this.connect();
+    } catch (err) {
+      this.markDown(`unusable KV_REST_API_URL: ${describe(err)}`);
+    }
+  }
+
+  private connect(): Redis {
+    return new Redis({
+      url: this.opts.url,
+      token: this.opts.token,
       // retry:false would still try twice in 1.39; zero retries is one attempt. Our timeout and
       // probe decide when KV is back, not the client's backoff.
       retry: { retries: 0 },
       // A fresh signal per HTTP request (a fixed one would abort every later request too).
-      signal: () => AbortSignal.timeout(opts.timeoutMs),
+      signal: () => AbortSignal.timeout(this.opts.timeoutMs),
       automaticDeserialization: false,
       enableTelemetry: false,
     });
+  }
+
+  /** The client, or a StoreDownError when there is none. */
+  private get client(): Redis {
+    if (!this.redis) throw new StoreDownError('connect', this.downReason ?? 'no client');
+    return this.redis;
   }
 
   private key(k: string) {
@@ -68,21 +83,21 @@ class KvStore implements Store {
   }
 
   async get<T>(key: string): Promise<T | null> {
-    const raw = await this.call('get', () => this.redis.get<string>(this.key(key)));
+    const raw = await this.call('get', () => this.client.get<string>(this.key(key)));
     return raw === null || raw === undefined ? null : (JSON.parse(raw) as T);
   }
 
   async set<T>(key: string, value: T, ttlSeconds?: number): Promise<void> {
     const json = JSON.stringify(value);
     await this.call('set', () =>
-      ttlSeconds ? this.redis.set(this.key(key), json, { ex: Math.max(1, Math.ceil(ttlSeconds)) }) : this.redis.set(this.key(key), json),
+      ttlSeconds ? this.client.set(this.key(key), json, { ex: Math.max(1, Math.ceil(ttlSeconds)) }) : this.client.set(this.key(key), json),
     );
   }
 
   async claim(key: string, ttlSeconds: number): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
     try {
-      const r = await this.call('claim', () => this.redis.set(this.key(key), '1', { nx: true, ex: ttl }));
+      const r = await this.call('claim', () => this.client.set(this.key(key), '1', { nx: true, ex: ttl }));
       return r === 'OK';
     } catch (err) {
       if (!(err instanceof StoreDownError)) throw err;
@@ -93,7 +108,7 @@ class KvStore implements Store {
   async incr(key: string, ttlSeconds: number): Promise<number> {
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
     try {
-      return Number(await this.call('incr', () => this.redis.eval<[number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl])));
+      return Number(await this.call('incr', () => this.client.eval<[number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl])));
     } catch (err) {
       if (!(err instanceof StoreDownError)) throw err;
       return this.fallback.incr(key, ttl);
@@ -104,16 +119,16 @@ class KvStore implements Store {
     const t = Math.trunc(point.t);
     const k = this.seriesKey(series);
     // One MULTI: drop any point at this t, then add the new one, so the last writer wins atomically.
-    await this.call('addPoint', () => this.redis.multi().zremrangebyscore(k, t, t).zadd(k, { score: t, member: `${t}:${point.p}` }).exec());
+    await this.call('addPoint', () => this.client.multi().zremrangebyscore(k, t, t).zadd(k, { score: t, member: `${t}:${point.p}` }).exec());
   }
 
   async range(series: string, from: number, to: number): Promise<Point[]> {
-    const members = await this.call('range', () => this.redis.zrange<string[]>(this.seriesKey(series), from, to, { byScore: true }));
+    const members = await this.call('range', () => this.client.zrange<string[]>(this.seriesKey(series), from, to, { byScore: true }));
     return members.map(parseMember);
   }
 
   async trim(series: string, before: number): Promise<number> {
-    return Number(await this.call('trim', () => this.redis.zremrangebyscore(this.seriesKey(series), '-inf', `(${before}`)));
+    return Number(await this.call('trim', () => this.client.zremrangebyscore(this.seriesKey(series), '-inf', `(${before}`)));
   }
 
   health(): StoreHealth {
@@ -153,7 +168,7 @@ class KvStore implements Store {
   /** One background PING at a time, at most once per PROBE_EVERY_MS; success ends the outage. */
   private probe() {
     const now = Date.now();
-    if (this.probing || now - this.lastProbe < PROBE_EVERY_MS) return;
+    if (!this.redis || this.probing || now - this.lastProbe < PROBE_EVERY_MS) return;
     this.probing = true;
     this.lastProbe = now;
     withDeadline(this.redis.ping(), this.opts.timeoutMs)
