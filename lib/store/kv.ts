@@ -51,7 +51,7 @@ class KvStore implements Store {
     try {
       this.redis = this.connect();
     } catch (err) {
-      this.markDown(`unusable KV_REST_API_URL: ${describe(err)}`);
+      this.markDown(`unusable KV_REST_API_URL: ${reasonOf(err)}`);
     }
   }
 
@@ -149,7 +149,7 @@ class KvStore implements Store {
     try {
       return await withDeadline(fn(), this.opts.timeoutMs);
     } catch (err) {
-      const reason = describe(err);
+      const reason = reasonOf(err);
       this.markDown(reason);
       throw new StoreDownError(what, reason);
     }
@@ -192,7 +192,7 @@ function parseMember(m: string): Point {
   return { t: Number(m.slice(0, i)), p: Number(m.slice(i + 1)) };
 }
 
-function describe(err: unknown): string {
+function reasonOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
   const cause = (err as { cause?: { code?: string } }).cause?.code;
