@@ -30,10 +30,15 @@ export const config = {
   sampleIntervalS: () => num('SAMPLE_INTERVAL_S', 120),
   samplerEnabled: () => (process.env.SAMPLER ?? '').toLowerCase() !== 'off',
   cronSecret: () => process.env.CRON_SECRET || null,
-  kv: () =>
-    process.env.KV_REST_API_URL && process.env.KV_REST_API_TOKEN
-      ? { url: process.env.KV_REST_API_URL, token: process.env.KV_REST_API_TOKEN }
-      : null,
+  kv: () => {
+    const url = process.env.KV_REST_API_URL?.trim();
+    const token = process.env.KV_REST_API_TOKEN?.trim();
+    return url && token ? { url, token } : null;
+  },
+  /** Prefix of every KV key, so deployments or test runs can share one database. */
+  kvPrefix: () => process.env.KV_PREFIX ?? 'goldapi:',
+  /** Milliseconds a single KV request may take before KV counts as down. */
+  kvTimeoutMs: () => num('KV_TIMEOUT_MS', 1000),
 };
 
 /** TTL in milliseconds, honouring the test override. */

@@ -1,5 +1,5 @@
 import { ttlMs } from './config';
-import { getStore } from './store';
+import { getStore, StoreDownError } from './store';
 import { UpstreamError } from './upstream/fetch';
 
 // The freshness layer: one Feed per upstream value. A read within the TTL is served from memory
@@ -126,7 +126,8 @@ async function safely<R>(fn: () => Promise<R>, what: string): Promise<R | null> 
   try {
     return await fn();
   } catch (err) {
-    console.warn(`[store] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    // An unreachable KV has logged its outage once already; one line per request would drown the log.
+    if (!(err instanceof StoreDownError)) console.warn(`[store] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
     return null;
   }
 }

@@ -6,7 +6,7 @@ import { ApiError, invalidValue } from './http/errors';
 import type { DataState } from './schemas/common';
 import type { Spot } from './schemas/spot';
 import { stats } from './stats';
-import { getStore } from './store';
+import { storeStatus } from './store';
 import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, UNITS, type Unit } from './units';
 import { CRYPTO_API_NAME } from './upstream/crypto';
 import { FX_API_NAME, type FxTable } from './upstream/fx';
@@ -132,7 +132,7 @@ export async function getSpot(params: SpotParams, opts: SpotOptions): Promise<Sp
       price_age_s: age(gold),
       fx_cache_age_s: age(fxr),
       token_cache_age_s: age(tokens),
-      store: getStore().kind,
+      ...storeStatus(),
     };
   }
   return body;

@@ -68,10 +68,13 @@ export const Spot = z
         price_age_s: z.number().int().nullable(),
         fx_cache_age_s: z.number().int().nullable(),
         token_cache_age_s: z.number().int().nullable(),
-        store: z.string(),
+        store: z.enum(['embedded', 'kv', 'kv-degraded']).meta({
+          description: 'State backend: `embedded` (SQLite in DATA_DIR), `kv` (shared Vercel KV / Upstash Redis), `kv-degraded` (KV unreachable: this instance answers from memory and the upstreams)',
+        }),
+        store_degraded_since: z.string().nullable().meta({ description: 'Start of the current KV outage (ISO 8601), null when not degraded' }),
       })
       .optional()
-      .meta({ description: 'With debug=1 only: cache ages in seconds' }),
+      .meta({ description: 'With debug=1 only: cache ages in seconds and the state backend' }),
   })
   .meta({ id: 'Spot', description: 'Live spot gold with silver, FX, tokens, Bitcoin comparison and statistics' });
 export type Spot = z.infer<typeof Spot>;

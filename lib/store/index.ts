@@ -1,13 +1,31 @@
 import { config } from '../config';
 import { openEmbeddedStore } from './embedded';
+import { openKvStore } from './kv';
 import type { Store } from './types';
 
-export type { Point, Store } from './types';
+export type { Point, Store, StoreHealth } from './types';
+export { StoreDownError } from './types';
 
-// One store per process, opened on first use.
+// One store per process, opened on first use: Vercel KV / Upstash Redis when KV_REST_API_URL and
+// KV_REST_API_TOKEN are set (shared by every instance), else the embedded SQLite file in DATA_DIR.
 let store: Store | null = null;
 
 export function getStore(): Store {
-  store ??= openEmbeddedStore(config.dataDir());
+  if (!store) {
+    const kv = config.kv();
+    store = kv
+      ? openKvStore({ ...kv, prefix: config.kvPrefix(), timeoutMs: config.kvTimeoutMs() })
+      : openEmbeddedStore(config.dataDir());
+  }
   return store;
+}
+
+/** The store as debug output names it: `embedded`, `kv`, or `kv-degraded` while KV is unreachable. */
+export function storeStatus(): { store: 'embedded' | 'kv' | 'kv-degraded'; store_degraded_since: string | null } {
+  const s = getStore();
+  const h = s.health?.();
+  if (s.kind === 'kv' && h?.degraded) {
+    return { store: 'kv-degraded', store_degraded_since: h.since === null ? null : new Date(h.since).toISOString() };
+  }
+  return { store: s.kind, store_degraded_since: null };
 }

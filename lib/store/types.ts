@@ -24,5 +24,27 @@ export interface Store {
   range(series: string, from: number, to: number): Promise<Point[]>;
   /** Removes points older than `before` (unix seconds); returns how many went. */
   trim(series: string, before: number): Promise<number>;
+  /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */
+  health?(): StoreHealth;
   close(): Promise<void>;
+}
+
+export interface StoreHealth {
+  /** True while the backend is unreachable and the instance runs on its own memory. */
+  degraded: boolean;
+  /** Start of the current outage (ms), null when healthy. */
+  since: number | null;
+  /** What failed first in this outage, null when healthy. */
+  reason: string | null;
+}
+
+/**
+ * Thrown by a backend that is unreachable (down, slow past its timeout, refusing the token). The
+ * backend has already logged the outage once; callers treat the value as absent and need not log.
+ */
+export class StoreDownError extends Error {
+  constructor(what: string, reason: string) {
+    super(`store unavailable (${what}): ${reason}`);
+    this.name = 'StoreDownError';
+  }
 }

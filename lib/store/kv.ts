@@ -1,0 +1,247 @@
+import { Redis } from '@upstash/redis';
+import { StoreDownError, type Point, type Store, type StoreHealth } from './types';
+
+// The distributed store: Vercel KV / Upstash Redis over its REST protocol, shared by every
+// instance. Values are JSON strings; claims are SET NX EX; counters INCR and set their expiry in
+// the same Lua script; a series is a sorted set scored by t whose members are "t:p".
+//
+// KV trouble never takes the service down. Every call is bounded by a short timeout (the client's
+// own retries are off). The first failure marks the store degraded and is logged once; from then
+// on calls fail at once without waiting on KV (StoreDownError, which callers treat as an absent
+// value), while claims and counters fall back to this instance's memory. At most once a second a
+// call arriving while degraded sends one PING in the background; when KV answers, the shared
+// state is used again and the memory fallback is dropped. No timer runs between requests, which
+// suits serverless instances that are frozen between invocations.
+
+export interface KvOptions {
+  /** REST endpoint (KV_REST_API_URL). */
+  url: string;
+  /** REST token (KV_REST_API_TOKEN). */
+  token: string;
+  /** Prepended to every key, so several deployments or test runs can share one database. */
+  prefix: string;
+  /** Longest a single KV request may take before KV counts as down, ms. */
+  timeoutMs: number;
+}
+
+/** While degraded, KV is probed at most this often, ms. */
+const PROBE_EVERY_MS = 1000;
+
+/** INCR, and start the window on the first increment (or on a counter that somehow lost its expiry). */
+const INCR_WITH_WINDOW = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+export function openKvStore(opts: KvOptions): Store {
+  return new KvStore(opts);
+}
+
+class KvStore implements Store {
+  readonly kind = 'kv' as const;
+  /** Null when the URL cannot be used at all: the store then stays degraded (logged once). */
+  private readonly redis: Redis | null = null;
+  private readonly fallback = new MemoryCounters();
+  private downSince: number | null = null;
+  private downReason: string | null = null;
+  private lastProbe = 0;
+  private probing = false;
+
+  constructor(private readonly opts: KvOptions) {
+    try {
+      this.redis = this.connect();
+    } catch (err) {
+      this.markDown(`unusable KV_REST_API_URL: ${reasonOf(err)}`);
+    }
+  }
+
+  private connect(): Redis {
+    return new Redis({
+      url: this.opts.url,
+      token: this.opts.token,
+      // retry:false would still try twice in 1.39; zero retries is one attempt. Our timeout and
+      // probe decide when KV is back, not the client's backoff.
+      retry: { retries: 0 },
+      // A fresh signal per HTTP request (a fixed one would abort every later request too).
+      signal: () => AbortSignal.timeout(this.opts.timeoutMs),
+      automaticDeserialization: false,
+      enableTelemetry: false,
+    });
+  }
+
+  /** The client, or a StoreDownError when there is none. */
+  private get client(): Redis {
+    if (!this.redis) throw new StoreDownError('connect', this.downReason ?? 'no client');
+    return this.redis;
+  }
+
+  private key(k: string) {
+    return `${this.opts.prefix}v:${k}`;
+  }
+  private seriesKey(s: string) {
+    return `${this.opts.prefix}s:${s}`;
+  }
+
+  async get<T>(key: string): Promise<T | null> {
+    const raw = await this.call('get', () => this.client.get<string>(this.key(key)));
+    return raw === null || raw === undefined ? null : (JSON.parse(raw) as T);
+  }
+
+  async set<T>(key: string, value: T, ttlSeconds?: number): Promise<void> {
+    const json = JSON.stringify(value);
+    await this.call('set', () =>
+      ttlSeconds ? this.client.set(this.key(key), json, { ex: Math.max(1, Math.ceil(ttlSeconds)) }) : this.client.set(this.key(key), json),
+    );
+  }
+
+  async claim(key: string, ttlSeconds: number): Promise<boolean> {
+    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    try {
+      const r = await this.call('claim', () => this.client.set(this.key(key), '1', { nx: true, ex: ttl }));
+      return r === 'OK';
+    } catch (err) {
+      if (!(err instanceof StoreDownError)) throw err;
+      return this.fallback.claim(key, ttl);
+    }
+  }
+
+  async incr(key: string, ttlSeconds: number): Promise<number> {
+    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    try {
+      return Number(await this.call('incr', () => this.client.eval<[number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl])));
+    } catch (err) {
+      if (!(err instanceof StoreDownError)) throw err;
+      return this.fallback.incr(key, ttl);
+    }
+  }
+
+  async addPoint(series: string, point: Point): Promise<void> {
+    const t = Math.trunc(point.t);
+    const k = this.seriesKey(series);
+    // One MULTI: drop any point at this t, then add the new one, so the last writer wins atomically.
+    await this.call('addPoint', () => this.client.multi().zremrangebyscore(k, t, t).zadd(k, { score: t, member: `${t}:${point.p}` }).exec());
+  }
+
+  async range(series: string, from: number, to: number): Promise<Point[]> {
+    const members = await this.call('range', () => this.client.zrange<string[]>(this.seriesKey(series), from, to, { byScore: true }));
+    return members.map(parseMember);
+  }
+
+  async trim(series: string, before: number): Promise<number> {
+    return Number(await this.call('trim', () => this.client.zremrangebyscore(this.seriesKey(series), '-inf', `(${before}`)));
+  }
+
+  health(): StoreHealth {
+    if (this.downSince !== null) this.probe();
+    return { degraded: this.downSince !== null, since: this.downSince, reason: this.downReason };
+  }
+
+  async close(): Promise<void> {
+    this.fallback.clear();
+  }
+
+  /** Runs one KV request within the timeout; any failure marks KV down and becomes StoreDownError. */
+  private async call<R>(what: string, fn: () => Promise<R>): Promise<R> {
+    if (this.downSince !== null) {
+      this.probe();
+      throw new StoreDownError(what, this.downReason ?? 'down');
+    }
+    try {
+      return await withDeadline(fn(), this.opts.timeoutMs);
+    } catch (err) {
+      const reason = reasonOf(err);
+      this.markDown(reason);
+      throw new StoreDownError(what, reason);
+    }
+  }
+
+  private markDown(reason: string) {
+    if (this.downSince !== null) return;
+    this.downSince = Date.now();
+    this.downReason = reason;
+    this.lastProbe = Date.now();
+    console.warn(
+      `[store] KV unavailable (${reason}): answering from memory and the upstreams; claims and rate-limit counters are per instance until KV answers again`,
+    );
+  }
+
+  /** One background PING at a time, at most once per PROBE_EVERY_MS; success ends the outage. */
+  private probe() {
+    const now = Date.now();
+    if (!this.redis || this.probing || now - this.lastProbe < PROBE_EVERY_MS) return;
+    this.probing = true;
+    this.lastProbe = now;
+    withDeadline(this.redis.ping(), this.opts.timeoutMs)
+      .then(() => {
+        if (this.downSince === null) return;
+        const s = ((Date.now() - this.downSince) / 1000).toFixed(1);
+        this.downSince = null;
+        this.downReason = null;
+        this.fallback.clear();
+        console.warn(`[store] KV answering again after ${s} s: shared state resumed`);
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+}
+
+function parseMember(m: string): Point {
+  const i = m.indexOf(':');
+  return { t: Number(m.slice(0, i)), p: Number(m.slice(i + 1)) };
+}
+
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
+  const cause = (err as { cause?: { code?: string } }).cause?.code;
+  const text = cause ? `${err.message} (${cause})` : err.message;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+class DeadlineError extends Error {
+  override name = 'TimeoutError';
+}
+
+/** Rejects when `p` has not settled within `ms` (the abort signal should get there first). */
+function withDeadline<R>(p: Promise<R>, ms: number): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError(`no answer within ${ms} ms`)), ms + 50);
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Claims and counters of this instance alone, used only while KV is unreachable. */
+class MemoryCounters {
+  private entries = new Map<string, { n: number; expires: number }>();
+
+  claim(key: string, ttlS: number): boolean {
+    if (this.live(key)) return false;
+    this.entries.set(key, { n: 1, expires: Date.now() + ttlS * 1000 });
+    return true;
+  }
+
+  incr(key: string, ttlS: number): number {
+    const e = this.live(key);
+    if (e) return ++e.n;
+    this.entries.set(key, { n: 1, expires: Date.now() + ttlS * 1000 });
+    return 1;
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+
+  private live(key: string) {
+    const now = Date.now();
+    if (this.entries.size > 10_000) for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
+    const e = this.entries.get(key);
+    if (e && e.expires <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e;
+  }
+}
