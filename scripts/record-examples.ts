@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { App } from '../tests/support/app';
-import { FakeUpstream, fixture } from '../tests/support/fake-upstream';
-import { chartBody, dailyRows, nyMidnight } from '../tests/support/yahoo';
+import { FakeUpstream } from '../tests/support/fake-upstream';
+import { realChartHandler } from '../tests/support/yahoo';
 
 const EXAMPLES: Record<string, string> = {
   spot: '/api/v1/spot?currency=EUR&compact=1',
@@ -17,13 +17,8 @@ const EXAMPLES: Record<string, string> = {
 
 async function main() {
   const fake = await FakeUpstream.start();
-  // History: the real daily rows of the last year in the chart upstream's shape; chart: the recorded GC=F body.
-  const rows = dailyRows().filter((r) => r.d >= '2025-04-16');
-  fake.onChart((ticker, q) =>
-    q.get('interval') === '1d'
-      ? { status: 200, body: chartBody(rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c }))) }
-      : { status: 200, body: fixture('yahoo-chart-GCF-6mo-1wk.json') },
-  );
+  // The history example is recorded on the last three months of real daily rows, to keep the OpenAPI document small.
+  fake.onChart(realChartHandler('2026-01-16'));
   // The in-process sampler records a few real samples for the intraday example.
   const app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1' } });
   await new Promise((r) => setTimeout(r, 7000));

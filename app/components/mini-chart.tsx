@@ -43,7 +43,7 @@ export function MiniChart() {
   return (
     <figure className="card" style={{ margin: 0 }}>
       <figcaption className="muted">{label}</figcaption>
-      <div ref={box} className="chart" role="img" aria-label={`Gold price chart: ${label}`} />
+      <div ref={box} className="chart" />
     </figure>
   );
 }

@@ -1,5 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import pkg from '../../package.json';
+import { registerCompareGoldToAsset } from './tools/compare-gold-to-asset';
+import { registerGetCentralBankReserves } from './tools/get-central-bank-reserves';
+import { registerGetGoldHistory } from './tools/get-gold-history';
+import { registerGetGoldIntraday } from './tools/get-gold-intraday';
 import { registerGetGoldPrice } from './tools/get-gold-price';
 
 // A fresh MCP server per request (stateless transport). Every tool is a thin adapter over the
@@ -24,10 +28,34 @@ export const TOOL_DOCS: { name: string; args: string; description: string }[] = 
     args: 'currency (ISO 4217, default USD), unit (oz, gram, kg; default oz)',
     description: 'Live spot with silver, gold/silver ratio, tokenized gold and Bitcoin comparisons (the spot endpoint with compact=1)',
   },
+  {
+    name: 'get_gold_history',
+    args: 'range (1m, 3m, 6m, ytd, 1y, 2y, 5y; default 1y)',
+    description: 'Daily closes, highs and lows for the range, 52-week high/low, ranges and returns (the history endpoint, points cut to the range)',
+  },
+  {
+    name: 'get_gold_intraday',
+    args: 'symbol (xau, xag; default xau), hours (1 to 48, default 24)',
+    description: 'The recorded 2-minute series, 14-day retention (the intraday endpoint)',
+  },
+  {
+    name: 'get_central_bank_reserves',
+    args: 'country (optional: part of a name or an ISO3 code)',
+    description: 'Official holdings in tonnes, ranked, with month-over-month change and reporting month (the reserves endpoint, filtered)',
+  },
+  {
+    name: 'compare_gold_to_asset',
+    args: 'symbol (silver, btc, sp500, nasdaq, dxy, eurusd, oil, platinum, palladium; required), range (1m … 5y; default 1y)',
+    description: 'Daily OHLCV for gold and the asset over the range, each with its percentage change (two chart endpoint series)',
+  },
 ];
 
 export function createGoldServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION, title: 'Gold market data' }, { instructions: INSTRUCTIONS });
   registerGetGoldPrice(server, ctx);
+  registerGetGoldHistory(server);
+  registerGetGoldIntraday(server);
+  registerGetCentralBankReserves(server);
+  registerCompareGoldToAsset(server);
   return server;
 }

@@ -6,7 +6,7 @@ export const CHART_RANGES = ['1d', '5d', '1mo', '3mo', '6mo', 'ytd', '1y', '2y',
 export const CHART_INTERVALS = ['1m', '2m', '5m', '15m', '30m', '60m', '90m', '1h', '1d', '5d', '1wk', '1mo'] as const;
 
 export const ChartQuery = z.object({
-  symbol: z.enum(CHART_SYMBOLS).default('xau').meta({ description: 'Asset', example: 'silver' }),
+  symbol: z.enum(CHART_SYMBOLS).default('xau').meta({ description: 'Asset', example: 'sp500' }),
   range: z.enum(CHART_RANGES).default('3mo').meta({ description: 'Span back from now' }),
   interval: z.enum(CHART_INTERVALS).default('1d').meta({
     description: 'Bar width. 1m reaches back about 8 days, 2m–90m about 60 days, 60m/1h about 730 days; daily and longer have no limit',

@@ -7,6 +7,7 @@ import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
+import { realChartHandler } from '../support/yahoo';
 
 // The documentation site as a newcomer meets it, in Chromium.
 
@@ -20,7 +21,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
-  app = await App.start({ env: fake.env() });
+  fake.onChart(realChartHandler());
+  app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1' } });
   host = await HostSite.start();
   browser = await launchBrowser();
 });

@@ -5,6 +5,7 @@ import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { FakeUpstream } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
+import { realChartHandler } from '../support/yahoo';
 
 // Widgets as a publisher's readers see them: embedded on another origin, in real Chromium.
 
@@ -15,6 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
+  fake.onChart(realChartHandler());
   app = await App.start({ env: fake.env() });
   host = await HostSite.start();
   browser = await launchBrowser();

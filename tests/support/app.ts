@@ -96,7 +96,7 @@ export class App {
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${this.output}`);
       try {
-        const res = await fetch(`${this.url}/`, { signal: AbortSignal.timeout(2000) });
+        const res = await fetch(`${this.url}/llms.txt`, { signal: AbortSignal.timeout(2000) });
         await res.arrayBuffer();
         return;
       } catch {

@@ -51,3 +51,27 @@ export function chartBody(bars: { t: number; o: number | null; h: number | null;
     },
   };
 }
+
+/** Recorded chart-upstream bodies by ticker (6 months of weekly bars, 2026). */
+const RECORDED_WEEKLY: Record<string, string> = {
+  'GC=F': 'yahoo-chart-GCF-6mo-1wk.json',
+  '^GSPC': 'yahoo-chart-GSPC-6mo-1wk.json',
+  '^IXIC': 'yahoo-chart-IXIC-6mo-1wk.json',
+  'EURUSD=X': 'yahoo-chart-EURUSDX-6mo-1wk.json',
+  'CL=F': 'yahoo-chart-CLF-6mo-1wk.json',
+};
+
+/**
+ * A chart upstream built from real data: daily requests get the real daily XAU/USD rows of the
+ * last five years (GC=F's shape), other requests the recorded weekly body of their ticker, and
+ * tickers without a recording the upstream's real 404 body (the fake's default).
+ */
+export function realChartHandler(from = '2021-04-16'): (ticker: string, q: URLSearchParams) => { status: number; body: unknown } | null {
+  const rows = dailyRows().filter((r) => r.d >= from);
+  const daily = chartBody(rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c })));
+  return (ticker, q) => {
+    if (ticker === 'GC=F' && q.get('interval') === '1d') return { status: 200, body: daily };
+    const file = RECORDED_WEEKLY[ticker];
+    return file ? { status: 200, body: fixture(file) } : null;
+  };
+}

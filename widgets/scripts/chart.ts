@@ -1,0 +1,73 @@
+import { createChart, LineSeries, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import type { DataState } from '../../lib/schemas/common';
+import { ago, money, number } from '../format';
+import { config, field, poll, reportHeight, setText } from './shared';
+
+// Draws the chart from the public API: real points only (intraday samples or OHLC closes), a
+// range switcher, the price under the crosshair, and the size of its frame.
+
+interface Config {
+  locale: string;
+  range: string;
+  urls: Record<string, string>;
+  currency: string;
+  state: DataState;
+  decimals: number;
+}
+
+const cfg = config<Config>();
+let range = cfg.range;
+const box = field('chart')!;
+const dark = () => {
+  const t = document.documentElement.dataset.theme;
+  return t === 'dark' || (t === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+};
+const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+const chart = createChart(box, {
+  autoSize: true,
+  layout: { background: { color: 'transparent' }, textColor: css('--muted'), fontSize: 11, attributionLogo: true },
+  grid: { vertLines: { visible: false }, horzLines: { color: css('--line') } },
+  rightPriceScale: { borderVisible: false },
+  timeScale: { borderVisible: false, timeVisible: true },
+  crosshair: { horzLine: { labelVisible: true } },
+});
+const series: ISeriesApi<'Line'> = chart.addSeries(LineSeries, { color: dark() ? '#e0b53d' : '#a87b00', lineWidth: 2, priceLineVisible: false });
+const fmt = (v: number) => (cfg.decimals === 4 ? number(v, cfg.locale, 4) : money(v, cfg.currency, cfg.locale));
+const when = (t: number) =>
+  new Intl.DateTimeFormat(cfg.locale, range === '1d' || range === '5d' ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' }).format(new Date(t * 1000));
+
+chart.subscribeCrosshairMove((p) => {
+  const point = p.seriesData.get(series) as { value?: number } | undefined;
+  if (p.time === undefined || point?.value === undefined) return setText('cross', '');
+  setText('cross', `${when(p.time as number)} · ${fmt(point.value)}`);
+});
+
+function draw(status: number, body: any) {
+  if (status !== 200 || !Array.isArray(body?.points)) {
+    series.setData([]);
+    setText('cross', body?.error ? 'Chart data unavailable right now.' : '');
+    return;
+  }
+  const points: { time: UTCTimestamp; value: number }[] = body.points.map((p: { t: number; p?: number; c?: number }) => ({
+    time: p.t as UTCTimestamp,
+    value: p.p ?? p.c!,
+  }));
+  series.setData(points);
+  chart.timeScale().fitContent();
+  if (points.length < 2) setText('cross', `Recording: ${points.length} sample${points.length === 1 ? '' : 's'} so far.`);
+  else setText('cross', '');
+  const state: DataState = body.data_state;
+  if (state?.as_of) setText('fresh', `updated ${ago((Date.now() - Date.parse(state.as_of)) / 1000, cfg.locale)}`);
+}
+
+const refresh = poll(() => cfg.urls[range], range === '1d' ? 120 : 300, draw);
+
+document.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
+  b.addEventListener('click', () => {
+    range = b.dataset.range!;
+    document.querySelectorAll('[data-range]').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+    void refresh();
+  }),
+);
+reportHeight();
