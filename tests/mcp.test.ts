@@ -3,9 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json';
 import { Spot } from '@/lib/schemas/spot';
 import { App } from './support/app';
-import { sleep } from './support/expect';
+import { sleep, waitFor } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
 import { call, comparable, initialize, mcpClient, rpc } from './support/mcp';
+import { realChartHandler } from './support/yahoo';
+import { History } from '@/lib/schemas/history';
+import { Intraday } from '@/lib/schemas/intraday';
+import { Reserves } from '@/lib/schemas/reserves';
+import { Chart } from '@/lib/schemas/chart';
 
 // The MCP endpoint against the built app over real HTTP: the SDK's own client, raw JSON-RPC,
 // every data state, the rate limit, and a published client that is not ours.
@@ -16,8 +21,10 @@ let app: App;
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
-  // A 1 s rate window keeps this file's many requests well under 120 per window.
-  app = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: '1' } });
+  fake.onChart(realChartHandler());
+  // A 1 s rate window keeps this file's many requests well under 120 per window; the sampler fills the intraday series.
+  app = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '2' } });
+  await waitFor(async () => (await app.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 2);
 });
 afterAll(async () => {
   await app?.stop();
@@ -39,7 +46,7 @@ describe('mcp: the SDK client', () => {
     const client = await mcpClient(app);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toContain('get_gold_price');
+    expect(names.sort()).toEqual(['compare_gold_to_asset', 'get_central_bank_reserves', 'get_gold_history', 'get_gold_intraday', 'get_gold_price']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
@@ -68,6 +75,113 @@ describe('mcp: the SDK client', () => {
       expect(JSON.parse(json.text)).toEqual(result.structuredContent);
     });
   }
+});
+
+describe('mcp: every other tool equals its REST endpoint', () => {
+  const callTool = async (name: string, args: Record<string, unknown>) => {
+    const client = await mcpClient(app);
+    try {
+      return (await client.callTool({ name, arguments: args })) as any;
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('get_gold_intraday: default and xag over 1 hour', async () => {
+    for (const [args, query] of [
+      [{}, ''],
+      [{ symbol: 'xag', hours: 1 }, '?symbol=xag&hours=1'],
+    ] as const) {
+      const result = await callTool('get_gold_intraday', args);
+      expect(result.isError).toBeFalsy();
+      Intraday.parse(result.structuredContent);
+      const rest = await app.json(`/api/v1/intraday${query}`);
+      // Samples may land between the two reads: compare the shared part.
+      const n = Math.min(rest.body.count, result.structuredContent.count);
+      expect(result.structuredContent.points.slice(0, n)).toEqual(rest.body.points.slice(0, n));
+      expect(result.structuredContent).toMatchObject({ symbol: rest.body.symbol, hours: rest.body.hours });
+      expect(result.content[0].text).toMatch(/USD per troy ounce/);
+      expect(JSON.parse(result.content[1].text)).toEqual(result.structuredContent);
+    }
+  });
+
+  it('get_gold_history: default 1y and 3m cut the points, statistics unchanged', async () => {
+    const rest = await app.json('/api/v1/history');
+    const latest = rest.body.points[rest.body.points.length - 1].d;
+    for (const [args, days] of [
+      [{}, 365],
+      [{ range: '3m' }, 91],
+    ] as const) {
+      const result = await callTool('get_gold_history', args);
+      expect(result.isError).toBeFalsy();
+      const body = result.structuredContent;
+      History.parse(body);
+      const from = new Date(Date.parse(latest) - days * 86_400_000).toISOString().slice(0, 10);
+      expect(body.points).toEqual(rest.body.points.filter((p: { d: string }) => p.d >= from));
+      expect(body.count).toBe(body.points.length);
+      for (const k of ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct', 'symbol', 'source']) expect(body[k], k).toEqual(rest.body[k]);
+      expect(result.content[0].text).toContain(String(rest.body.points[rest.body.points.length - 1].c.toLocaleString('en-US', { maximumFractionDigits: 2 })));
+    }
+    const ytd = await callTool('get_gold_history', { range: 'ytd' });
+    expect(ytd.structuredContent.points[0].d >= `${latest.slice(0, 4)}-01-01`).toBe(true);
+  });
+
+  it('get_central_bank_reserves: all, by name part, by ISO3', async () => {
+    const rest = await app.json('/api/v1/reserves');
+    const all = await callTool('get_central_bank_reserves', {});
+    Reserves.parse(all.structuredContent);
+    expect(comparable(all.structuredContent)).toEqual(comparable(rest.body));
+    const india = await callTool('get_central_bank_reserves', { country: 'INDIA' });
+    expect(india.structuredContent.countries.map((c: { iso3: string }) => c.iso3)).toEqual(['IND']);
+    expect(india.structuredContent.countries[0]).toEqual(rest.body.countries.find((c: { iso3: string }) => c.iso3 === 'IND'));
+    expect(india.content[0].text).toMatch(/India \(IND\) [\d,.]+ t as of \d{4}-\d{2}/);
+    const deu = await callTool('get_central_bank_reserves', { country: 'deu' });
+    expect(deu.structuredContent.countries.map((c: { country: string }) => c.country)).toEqual(['Germany']);
+    const none = await callTool('get_central_bank_reserves', { country: 'Atlantis' });
+    expect(none.isError).toBeFalsy();
+    expect(none.structuredContent.count).toBe(0);
+  });
+
+  it('compare_gold_to_asset: both series equal the chart endpoint, with their changes', async () => {
+    for (const [args, chartRange, assetSymbol] of [
+      [{ symbol: 'sp500' }, '1y', 'sp500'],
+      [{ symbol: 'btc', range: '6m' }, '6mo', 'bitcoin'],
+    ] as const) {
+      const result = await callTool('compare_gold_to_asset', args);
+      const gold = await app.json(`/api/v1/chart?symbol=xau&range=${chartRange}&interval=1d`);
+      const asset = await app.json(`/api/v1/chart?symbol=${assetSymbol}&range=${chartRange}&interval=1d`);
+      if (asset.status === 503) {
+        // No recorded body for this ticker: the tool says so instead of inventing a series.
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent.data_state.status).toBe('unavailable');
+        expect(result.content[0].text).toMatch(/Unavailable/);
+        continue;
+      }
+      expect(result.isError).toBeFalsy();
+      Chart.parse(result.structuredContent.gold);
+      expect(comparable(result.structuredContent.gold)).toEqual(comparable({ ...gold.body, change_pct: result.structuredContent.gold.change_pct }));
+      expect(comparable(result.structuredContent.asset)).toEqual(comparable({ ...asset.body, change_pct: result.structuredContent.asset.change_pct }));
+      const change = (ps: { c: number }[]) => Math.round((ps[ps.length - 1].c / ps[0].c - 1) * 10000) / 100;
+      expect(result.structuredContent.gold.change_pct).toBe(change(gold.body.points));
+      expect(result.structuredContent.asset.change_pct).toBe(change(asset.body.points));
+    }
+  });
+
+  it('invalid arguments name the valid values', async () => {
+    for (const [name, args, valid] of [
+      ['get_gold_intraday', { hours: 0 }, /1 to 48/],
+      ['get_gold_intraday', { hours: 49 }, /1 to 48/],
+      ['get_gold_intraday', { hours: 1.5 }, /1 to 48/],
+      ['get_gold_intraday', { symbol: 'btc' }, /xau, xag/],
+      ['get_gold_history', { range: '10y' }, /1m, 3m, 6m, ytd, 1y, 2y, 5y/],
+      ['compare_gold_to_asset', {}, /silver, btc, sp500/],
+      ['compare_gold_to_asset', { symbol: 'gold' }, /silver, btc, sp500/],
+    ] as const) {
+      const r = await rpc(app, call(name, args));
+      expect(r.json.result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.json.result.content[0].text).toMatch(valid);
+    }
+  });
 });
 
 describe('mcp: data states are ordinary results', () => {
@@ -105,6 +219,70 @@ describe('mcp: data states are ordinary results', () => {
       expect(result.structuredContent.xau).toBeUndefined();
       expect(result.content[0].text).toMatch(/unavailable/i);
       expect(result.content[0].text).not.toMatch(/\d{3,}/);
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+});
+
+describe('mcp: every tool through an outage', () => {
+  const TOOLS: [string, Record<string, unknown>][] = [
+    ['get_gold_price', {}],
+    ['get_gold_history', { range: '1m' }],
+    ['get_gold_intraday', { hours: 1 }],
+    ['get_central_bank_reserves', { country: 'fra' }],
+    ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
+  ];
+  const down = (f: FakeUpstream) => {
+    for (const r of ['gold', 'silver', 'fx', 'crypto', 'chart', 'reserves'] as const) f.set(r, { mode: 'refuse' });
+  };
+
+  it('never seen: an ordinary result saying unavailable, no number; reserves fall back to the snapshot', async () => {
+    const f = await FakeUpstream.start();
+    down(f);
+    const a = await App.start({ env: f.env() });
+    try {
+      const client = await mcpClient(a);
+      for (const [name, args] of TOOLS) {
+        const r: any = await client.callTool({ name, arguments: args });
+        expect(r.isError, name).toBeFalsy();
+        if (name === 'get_central_bank_reserves') {
+          expect(r.structuredContent.data_state.source).toBe('snapshot');
+          expect(r.content[0].text).toMatch(/snapshot/);
+          continue;
+        }
+        expect(r.structuredContent.data_state.status, name).toBe('unavailable');
+        expect(r.content[0].text, name).toMatch(/unavailable/i);
+      }
+      await client.close();
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+
+  it('after real data: each result carries the last real values, labelled stale with their age', async () => {
+    const f = await FakeUpstream.start();
+    f.onChart(realChartHandler());
+    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '1' } });
+    try {
+      const client = await mcpClient(a);
+      await waitFor(async () => (await a.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 1);
+      const before: Record<string, any> = {};
+      for (const [name, args] of TOOLS) before[name] = await client.callTool({ name, arguments: args });
+      down(f);
+      await sleep(4000);
+      for (const [name, args] of TOOLS) {
+        const r: any = await client.callTool({ name, arguments: args });
+        expect(r.isError, name).toBeFalsy();
+        if (name === 'get_central_bank_reserves') continue; // monthly data cached 24 h: still fresh
+        expect(r.structuredContent.data_state.status, name).toBe('stale');
+        expect(r.content[0].text, name).toMatch(/STALE: last real value as of .*, \d+ s old/);
+      }
+      const price: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
+      expect(price.structuredContent.spot_usd_oz).toBe(before.get_gold_price.structuredContent.spot_usd_oz);
+      await client.close();
     } finally {
       await a.stop();
       await f.close();

@@ -15,3 +15,14 @@ export function expectRounded(actual: unknown, exact: number, decimals: number):
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `read` until `ok` holds (for hooks, where expect.poll is not allowed). */
+export async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value ${JSON.stringify(v)})`);
+    await sleep(250);
+  }
+}

@@ -68,9 +68,15 @@ const RECORDED_WEEKLY: Record<string, string> = {
  */
 export function realChartHandler(from = '2021-04-16'): (ticker: string, q: URLSearchParams) => { status: number; body: unknown } | null {
   const rows = dailyRows().filter((r) => r.d >= from);
-  const daily = chartBody(rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c })));
+  const last = rows[rows.length - 1].d;
+  const DAYS: Record<string, number> = { '5d': 7, '1mo': 31, '3mo': 92, '6mo': 183, '1y': 366, '2y': 731 };
   return (ticker, q) => {
-    if (ticker === 'GC=F' && q.get('interval') === '1d') return { status: 200, body: daily };
+    if (ticker === 'GC=F' && q.get('interval') === '1d') {
+      // The range counted back from the last real row, as the upstream would cut it.
+      const days = DAYS[q.get('range') ?? ''];
+      const cut = days ? rows.filter((r) => Date.parse(r.d) >= Date.parse(last) - days * 86_400_000) : rows;
+      return { status: 200, body: chartBody(cut.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c }))) };
+    }
     const file = RECORDED_WEEKLY[ticker];
     return file ? { status: 200, body: fixture(file) } : null;
   };

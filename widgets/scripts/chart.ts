@@ -54,6 +54,7 @@ function draw(status: number, body: any) {
     value: p.p ?? p.c!,
   }));
   series.setData(points);
+  chart.applyOptions({ timeScale: { timeVisible: ['1d', '5d', '1mo'].includes(range) } });
   chart.timeScale().fitContent();
   if (points.length < 2) setText('cross', `Recording: ${points.length} sample${points.length === 1 ? '' : 's'} so far.`);
   else setText('cross', '');
