@@ -34,7 +34,7 @@ export function renderPrice(v: PriceView): SafeHtml {
 <div class="h"><span>Gold · per ${UNIT_WORDS[opts.unit]}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price" aria-live="polite">${spot ? money(spot.xau.price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : 'Price unavailable'}</div>
 <div class="row">
-<span data-f="change" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : `${percent(change, opts.locale)} on the day`}</span>
+<span data-f="change" title="Latest daily change of COMEX gold futures (the history series)" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : `${percent(change, opts.locale)} on the day`}</span>
 ${opts.silver ? html`<span>Silver <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>/oz</span>` : ''}
 ${opts.ratio ? html`<span>Gold/silver <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
 </div>

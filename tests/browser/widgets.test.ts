@@ -135,6 +135,79 @@ describe('price widget on a publisher page', () => {
   });
 });
 
+describe('price widget: change over the day', () => {
+  it('is the latest daily change of the history series, formatted for the locale', async () => {
+    const history = await app.json('/api/v1/history');
+    const p = history.body.points;
+    const pct = (p[p.length - 1].c / p[p.length - 2].c - 1) * 100;
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/widgets/price?locale=fr-FR`);
+    const expected = await page.evaluate(
+      (v) => new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100),
+      pct,
+    );
+    expect(await page.textContent('[data-f="change"]')).toBe(`${expected} on the day`);
+    await page.close();
+  });
+});
+
+describe('chart widget', () => {
+  for (const how of ['iframe', 'script']) {
+    it(`by ${how}: draws real bars, switches range, shows the crosshair price, follows its frame's width`, async () => {
+      const embed =
+        how === 'iframe'
+          ? `<iframe id="f" src="${app.url}/widgets/chart?range=3mo&theme=dark" style="width:420px;height:360px;border:0"></iframe>`
+          : `<div style="width:420px" id="box"><script src="${app.url}/embed.js" data-widget="chart" data-range="3mo" data-theme="dark"></script></div>`;
+      const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+      const seen = watch(page);
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(host.page(embed));
+      const handle = await page.waitForSelector('iframe');
+      const frame = (await handle.contentFrame())!;
+      await frame.waitForSelector('canvas');
+      await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo&interval=1d'))).toBe(true);
+      const spot = await app.json('/api/v1/spot?compact=1');
+      expect(await frame.textContent('[data-f="price"]')).toBe(`$${spot.body.spot_usd_oz.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 15)');
+
+      // Crosshair: hovering the plot shows a date and one of the real closes.
+      const bars = (await app.json('/api/v1/chart?symbol=xau&range=3mo&interval=1d')).body.points.map((p: { c: number }) => p.c);
+      const box = (await frame.$('[data-f="chart"]'))!;
+      const bb = (await box.boundingBox())!;
+      await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2);
+      await expect.poll(() => frame.textContent('[data-f="cross"]')).toMatch(/ · \$[\d,]+\.\d{2}$/);
+      const shown = Number((await frame.textContent('[data-f="cross"]'))!.split('$')[1].replace(/,/g, ''));
+      expect(bars.some((c: number) => Math.abs(c - shown) < 0.006)).toBe(true);
+
+      // Range switch: a new request for 1Y bars.
+      await frame.click('button[data-range="1y"]');
+      await expect.poll(() => requests.some((u) => u.includes('range=1y&interval=1d'))).toBe(true);
+      expect(await frame.getAttribute('button[data-range="1y"]', 'aria-pressed')).toBe('true');
+
+      // Resizes with its frame.
+      await page.evaluate(() => {
+        const f = document.querySelector('iframe')!;
+        (f.parentElement!.id === 'box' ? f.parentElement! : f).style.width = '300px';
+      });
+      await expect.poll(() => frame.evaluate(() => document.querySelector('canvas')!.getBoundingClientRect().width)).toBeLessThanOrEqual(300);
+      expect(seen.errors).toEqual([]);
+      expect(seen.failed).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('1D of gold is the first-party intraday series', async () => {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`${app.url}/widgets/chart?range=1d`);
+    await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/intraday?symbol=xau&hours=24'))).toBe(true);
+    expect(requests.some((u) => u.includes('/api/v1/chart'))).toBe(false);
+    await page.close();
+  });
+});
+
 describe('hostile options render a safe widget', () => {
   const hostile = [
     'currency=%3Cscript%3Ealert(1)%3C/script%3E',
@@ -145,7 +218,7 @@ describe('hostile options render a safe widget', () => {
     'amount=1e400&direction=%3Cx%3E&karat=99',
   ];
   for (const q of hostile) {
-    for (const name of ['price', 'converter']) {
+    for (const name of ['price', 'converter', 'chart']) {
       it(`${name}?${q.slice(0, 40)}`, async () => {
         const page = await browser.newPage();
         const dialogs: string[] = [];
@@ -264,6 +337,7 @@ describe('weight budgets (gzip, as downloaded in Chromium)', () => {
   const budgets: Record<string, { js: number; html: number }> = {
     price: { js: 10_000, html: 15_000 },
     converter: { js: 15_000, html: 15_000 },
+    chart: { js: 75_000, html: 15_000 },
   };
   for (const [name, budget] of Object.entries(budgets)) {
     it(`${name}: JS ≤ ${budget.js / 1000} KB, HTML ≤ ${budget.html / 1000} KB`, async () => {
