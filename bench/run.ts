@@ -8,6 +8,8 @@ import autocannon from 'autocannon';
 import { launchBrowser } from '../tests/support/browser';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
+import { realChartHandler } from '../tests/support/yahoo';
+import { openEmbeddedStore } from '../lib/store/embedded';
 import { rpc } from '../tests/support/mcp';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
 
@@ -23,8 +25,8 @@ interface Figures {
   errors: number;
 }
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+async function load(url: string, headers: Record<string, string> = {}, post?: string): Promise<Figures> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers, ...(post ? { method: 'POST', body: post } : {}) });
   return { total: r.requests.total, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
@@ -203,13 +205,34 @@ async function kvSection() {
   }
 }
 
+/** 14 days of 2-minute points for both symbols, written straight into the store file. */
+async function seedSeries(dataDir: string): Promise<number> {
+  const { fixture } = await import('../tests/support/fake-upstream');
+  const price = { xau: fixture('goldapi-price-XAU.json').price as number, xag: fixture('goldapi-price-XAG.json').price as number };
+  const store = openEmbeddedStore(dataDir);
+  const now = Math.floor(Date.now() / 1000);
+  let n = 0;
+  for (const sym of ['xau', 'xag'] as const) {
+    for (let t = now - 14 * 86400; t <= now; t += 120, n++) await store.addPoint(`intraday:${sym}`, { t, p: price[sym] });
+  }
+  await store.close();
+  return n;
+}
+
 async function main() {
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(`# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback\n`);
 
   const fake = await FakeUpstream.start();
-  // Warm caches must stay warm for the whole run.
-  const app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '3600' } });
+  fake.onChart(realChartHandler());
+  // A full 14-day intraday series (2-minute points, both symbols) in the embedded store, recorded
+  // here from the one real recorded price per symbol: the point is the store's read cost, not the values.
+  const { default: os_ } = await import('node:os');
+  const { mkdtempSync } = await import('node:fs');
+  const dataDir = mkdtempSync(`${os_.tmpdir()}/goldapi-bench-`);
+  const seeded = await seedSeries(dataDir);
+  // Warm caches must stay warm for the whole run; MCP's rate window is made short enough not to limit the load.
+  const app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '3600', MCP_RATE_WINDOW_S: '0.001' }, dataDir });
   try {
     const path = '/api/v1/spot?compact=1';
     const warm = await app.get(path);
@@ -230,6 +253,21 @@ async function main() {
     console.log(row('GET /api/v1/spot full table, brotli (warm)', spotBr));
     console.log(`\nspot / ceiling throughput: ${(spot.rps / ref.rps).toFixed(3)}`);
     console.log(`upstream calls during the warm runs: gold ${fake.calls.gold}, fx ${fake.calls.fx}`);
+
+    // Series and MCP, each beside spot in this same run.
+    await (await app.get('/api/v1/history')).arrayBuffer();
+    const intraday = await load(`${app.url}/api/v1/intraday?hours=48`);
+    const history = await load(`${app.url}/api/v1/history`);
+    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_gold_price', arguments: {} } });
+    const mcp = await load(`${app.url}/mcp`, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, mcpBody);
+    const points48 = (await app.json('/api/v1/intraday?hours=48')).body.count;
+    console.log('\n| endpoint | req/s | p50 ms | p99 ms | errors |');
+    console.log('|---|---|---|---|---|');
+    console.log(row('GET /api/v1/spot?compact=1 (warm, from above)', spot));
+    console.log(row(`GET /api/v1/intraday?hours=48 (${points48} points of a ${seeded}-point 14-day store)`, intraday));
+    console.log(row('GET /api/v1/history (warm cache, 5 years)', history));
+    console.log(row('POST /mcp tools/call get_gold_price (warm)', mcp));
+    console.log(`\nMCP tools/call / REST spot throughput: ${(mcp.rps / spot.rps).toFixed(3)}`);
     await widgets(app);
   } finally {
     await app.stop();

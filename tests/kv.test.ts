@@ -71,6 +71,27 @@ async function untilStore(app: App, want: string, ms = 6000): Promise<void> {
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('two instances on one KV', () => {
+  it('both samplers and the cron route together write exactly one point per symbol per bucket', async () => {
+    const SECRET = 'kv-cron-secret';
+    const { apps } = await cluster(2, { SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', CRON_SECRET: SECRET });
+    const [a, b] = apps;
+    // Hammer the cron route on both instances while both in-process samplers run.
+    const until = Date.now() + 7000;
+    while (Date.now() < until) {
+      const r = await Promise.all([a, b, a, b].map((x) => x.json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } })));
+      expect(r.every((x) => x.status === 200)).toBe(true);
+      await sleep(300);
+    }
+    for (const symbol of ['xau', 'xag']) {
+      const fromA = await a.json(`/api/v1/intraday?symbol=${symbol}&hours=1`);
+      const fromB = await b.json(`/api/v1/intraday?symbol=${symbol}&hours=1`);
+      expect(fromB.body.points).toEqual(fromA.body.points);
+      const buckets = fromA.body.points.map((p: { t: number }) => Math.floor(p.t / 2));
+      expect(fromA.body.count).toBeGreaterThanOrEqual(3);
+      expect(new Set(buckets).size, symbol).toBe(fromA.body.count);
+    }
+  });
+
   it("a price fetched by A is B's stale fallback when the upstream goes down", async () => {
     const { fake, apps } = await cluster(2, { CACHE_TTL_S: '1' });
     const [a, b] = apps;

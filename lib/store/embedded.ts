@@ -38,6 +38,16 @@ export function openEmbeddedStore(dir: string): Store {
       'SELECT t, p FROM points WHERE series = ? AND t >= ? AND t <= ? ORDER BY t',
     ),
     trim: db.prepare<[string, number]>('DELETE FROM points WHERE series = ? AND t < ?'),
+    sweep: db.prepare<[number]>('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+  };
+
+  // Claims and counters leave one expired row per key (per bucket, per client per minute): sweep
+  // them out at most once a minute so the file stays small.
+  let sweptAt = 0;
+  const sweep = () => {
+    if (now() - sweptAt < 60_000) return;
+    sweptAt = now();
+    q.sweep.run(sweptAt);
   };
 
   // Claim and counter are read-modify-write: run each in one IMMEDIATE transaction.
@@ -62,9 +72,11 @@ export function openEmbeddedStore(dir: string): Store {
       q.set.run(key, JSON.stringify(value), expiry(ttlSeconds));
     },
     async claim(key, ttlSeconds) {
+      sweep();
       return claim.immediate(key, ttlSeconds);
     },
     async incr(key, ttlSeconds) {
+      sweep();
       return incr.immediate(key, ttlSeconds);
     },
     async addPoint(series, point) {
