@@ -69,6 +69,21 @@ async function fetchHistory(): Promise<Sourced<HistoryPoint[]>> {
 
 const feed = new Feed<HistoryPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
 
+type Series = Omit<History, 'data_state' | 'updated_at'>;
+
+/** The rounded points and statistics of one fetched series, computed once per fetch. */
+let computed: { from: HistoryPoint[]; series: Series } | null = null;
+function series(points: HistoryPoint[]): Series {
+  if (computed?.from !== points) {
+    const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
+    computed = {
+      from: points,
+      series: { symbol: 'XAUUSD', interval: 'daily', source: HISTORY_SOURCE, points: rounded, count: rounded.length, ...historyStats(points) },
+    };
+  }
+  return computed.series;
+}
+
 export async function getHistory(): Promise<History> {
   const reading = await feed.read();
   const now = Date.now();
@@ -78,17 +93,7 @@ export async function getHistory(): Promise<History> {
       data_state,
     });
   }
-  const points = reading.value.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
-  return {
-    symbol: 'XAUUSD',
-    interval: 'daily',
-    source: HISTORY_SOURCE,
-    points,
-    count: points.length,
-    ...historyStats(reading.value),
-    data_state,
-    updated_at: new Date(now).toISOString(),
-  };
+  return { ...series(reading.value), data_state, updated_at: new Date(now).toISOString() };
 }
 
 export async function historyState(): Promise<DataState> {

@@ -29,6 +29,9 @@ const Input = z.object({
 const pctChange = (points: { c: number }[]) => (points.length > 1 ? Math.round((points[points.length - 1].c / points[0].c - 1) * 10000) / 100 : null);
 const RANK = { unavailable: 0, stale: 1, fresh: 2 } as const;
 
+// Built once: a server is made per request, its schemas need not be.
+const Output = toolOutput(Comparison);
+
 export function registerCompareGoldToAsset(server: McpServer) {
   server.registerTool(
     'compare_gold_to_asset',
@@ -39,7 +42,7 @@ export function registerCompareGoldToAsset(server: McpServer) {
         'the range: silver, btc (Bitcoin), sp500, nasdaq, dxy (US dollar index), eurusd, oil (WTI), platinum or palladium. Prices are in each ' +
         "instrument's own currency (USD except EUR/USD). data_state is the older of the two series' states.",
       inputSchema: Input,
-      outputSchema: toolOutput(Comparison),
+      outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Compare gold with another asset' },
     },
     ({ symbol, range }) =>

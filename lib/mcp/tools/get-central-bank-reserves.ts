@@ -12,6 +12,9 @@ const Input = z.object({
     .describe('Optional filter: part of a country name or its ISO3 code, case-insensitive (e.g. "india", "DEU")'),
 });
 
+// Built once: a server is made per request, its schemas need not be.
+const Output = toolOutput(Reserves);
+
 export function registerGetCentralBankReserves(server: McpServer) {
   server.registerTool(
     'get_central_bank_reserves',
@@ -22,7 +25,7 @@ export function registerGetCentralBankReserves(server: McpServer) {
         'two consecutive months are known (IMF monthly data via DBnomics, merged into a World Gold Council snapshot that also serves when the ' +
         'live source fails). Filter with country (name part or ISO3).',
       inputSchema: Input,
-      outputSchema: toolOutput(Reserves),
+      outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Central-bank gold reserves' },
     },
     ({ country }) =>

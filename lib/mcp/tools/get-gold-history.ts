@@ -19,6 +19,9 @@ const Input = z.object({
     .describe('Span of points returned, counted back from the latest: 1m, 3m, 6m, ytd, 1y, 2y or 5y'),
 });
 
+// Built once: a server is made per request, its schemas need not be.
+const Output = toolOutput(History);
+
 export function registerGetGoldHistory(server: McpServer) {
   server.registerTool(
     'get_gold_history',
@@ -29,7 +32,7 @@ export function registerGetGoldHistory(server: McpServer) {
         'chosen range, with the 52-week high and low, true ranges over the latest day, week, month and year, and the year-to-date and 1-year ' +
         'returns (the statistics always cover the whole 5-year series). Updated daily; data_state says if the series is stale.',
       inputSchema: Input,
-      outputSchema: toolOutput(History),
+      outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Daily gold history' },
     },
     ({ range }) =>

@@ -15,6 +15,9 @@ const Input = z.object({
     .describe('Window in whole hours, 1 to 48'),
 });
 
+// Built once: a server is made per request, its schemas need not be.
+const Output = toolOutput(Intraday);
+
 export function registerGetGoldIntraday(server: McpServer) {
   server.registerTool(
     'get_gold_intraday',
@@ -25,7 +28,7 @@ export function registerGetGoldIntraday(server: McpServer) {
         'and kept 14 days, for the last 1 to 48 hours. Only real samples, oldest first; gaps mean the upstream was down. coverage_seconds says how ' +
         'much of the window is covered. data_state describes the latest sample.',
       inputSchema: Input,
-      outputSchema: toolOutput(Intraday),
+      outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Recorded intraday series' },
     },
     ({ symbol, hours }) =>

@@ -10,6 +10,9 @@ const Input = z.object({
   unit: z.enum(['oz', 'gram', 'kg'], { error: 'unit must be one of: oz, gram, kg' }).default('oz').describe('Weight unit: oz (troy ounce), gram or kg'),
 });
 
+// Built once: a server is made per request, its schemas need not be.
+const Output = toolOutput(Spot);
+
 export function registerGetGoldPrice(server: McpServer, ctx: ToolContext) {
   server.registerTool(
     'get_gold_price',
@@ -21,7 +24,7 @@ export function registerGetGoldPrice(server: McpServer, ctx: ToolContext) {
         'The quote refreshes roughly every 30-60 seconds. data_state.status is fresh, stale (the upstream is down: the last real price, with its age) ' +
         'or unavailable (no price is known; none is invented).',
       inputSchema: Input,
-      outputSchema: toolOutput(Spot),
+      outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Live gold price' },
     },
     ({ currency, unit }) =>
