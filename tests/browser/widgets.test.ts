@@ -333,6 +333,33 @@ describe('honest states', () => {
   });
 });
 
+describe('framing and caching headers', () => {
+  it('widget pages may be framed by anyone and are cached for their data’s TTL; other pages refuse framing', async () => {
+    for (const [name, maxAge] of [['price', 30], ['converter', 30], ['chart', 60]] as const) {
+      const res = await app.get(`/widgets/${name}`);
+      await res.arrayBuffer();
+      expect(res.headers.get('content-security-policy')).toContain('frame-ancestors *');
+      expect(res.headers.get('x-frame-options')).toBeNull();
+      expect(res.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
+      const html = await (await app.get(`/widgets/${name}`)).text();
+      const script = html.match(/<script src="(\/w\/[^"]+)"/)![1];
+      expect(script).toMatch(new RegExp(`^/w/${name}\\.[A-Z0-9]{8}\\.js$`));
+      const js = await app.get(script);
+      await js.arrayBuffer();
+      expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    for (const path of ['/', '/docs', '/api/v1/spot', '/llms.txt']) {
+      const res = await app.get(path);
+      await res.arrayBuffer();
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+    }
+    const embed = await app.get('/embed.js');
+    await embed.arrayBuffer();
+    expect(embed.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+});
+
 describe('weight budgets (gzip, as downloaded in Chromium)', () => {
   const budgets: Record<string, { js: number; html: number }> = {
     price: { js: 10_000, html: 15_000 },

@@ -34,6 +34,7 @@ export default async function WidgetsDocs() {
       <div className="grid2">
         <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: 150, border: 0 }} />
         <iframe src="/widgets/converter?currency=EUR&unit=gram" title="Gold converter example" style={{ width: '100%', height: 330, border: 0 }} />
+        <iframe src="/widgets/chart?range=1y" title="Gold chart example" style={{ width: '100%', height: 340, border: 0 }} />
       </div>
     </>
   );
