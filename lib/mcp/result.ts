@@ -35,9 +35,10 @@ export async function answer(run: () => Promise<ToolAnswer>, state: () => Promis
     return { content: text(summary, body), structuredContent: body };
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) {
+      // Name the valid values, unless the message already does.
       const valid = (err.extra.valid ?? err.extra.supported) as string[] | undefined;
-      const message = valid ? `${err.message}. Valid values: ${valid.join(', ')}` : err.message;
-      return { isError: true, content: [{ type: 'text', text: message.replace(/(Valid values: [^.]*)\. Valid values: .*/, '$1') }] };
+      const text = valid && !err.message.includes('Valid values') ? `${err.message}. Valid values: ${valid.join(', ')}` : err.message;
+      return { isError: true, content: [{ type: 'text', text }] };
     }
     if (err instanceof ApiError && err.status === 503) {
       const { body } = errorBody(err, await state().catch(() => UNAVAILABLE));
