@@ -78,11 +78,6 @@ export class Feed<T> {
     return reading(this.isFresh(last, Date.now()) ? 'fresh' : 'stale', last, 'cache');
   }
 
-  /** Age of the value in memory, seconds (null when none). */
-  cacheAgeS(): number | null {
-    return this.mem ? Math.floor((Date.now() - this.mem.fetchedAt) / 1000) : null;
-  }
-
   private async refresh(): Promise<Reading<T>> {
     const last = await this.last();
     if (this.isFresh(last, Date.now())) return reading('fresh', last, 'cache');

@@ -4,7 +4,7 @@ import { ApiError, invalidValue } from './http/errors';
 import { SERIES, type SampleSymbol } from './sampler';
 import type { DataState } from './schemas/common';
 import { INTRADAY_SYMBOLS, type Intraday } from './schemas/intraday';
-import { getStore } from './store';
+import { getStore, StoreDownError, type Point } from './store';
 
 // GET /api/v1/intraday: the recorded series for the last `hours`. The store reads only that
 // window (points are keyed by series and time), never the whole 14 days.
@@ -32,7 +32,12 @@ export async function getIntraday(params: { symbol?: string; hours?: string }): 
   const { symbol, hours } = parseIntradayParams(params);
   const now = Date.now();
   const to = Math.floor(now / 1000);
-  const points = await getStore().range(SERIES[symbol], to - hours * 3600, to);
+  const points = await readWindow(SERIES[symbol], to - hours * 3600, to);
+  if (points === null) {
+    throw new ApiError(503, 'Intraday series unavailable: the store that holds it cannot be reached. Retry shortly.', {
+      data_state: seriesState(undefined, now),
+    });
+  }
   return {
     symbol,
     hours,
@@ -49,6 +54,16 @@ export async function getIntraday(params: { symbol?: string; hours?: string }): 
 /** The state of the gold series without a window, for error bodies. */
 export async function intradayState(): Promise<DataState> {
   const to = Math.floor(Date.now() / 1000);
-  const recent = await getStore().range(SERIES.xau, to - 48 * 3600, to);
+  const recent = (await readWindow(SERIES.xau, to - 48 * 3600, to)) ?? [];
   return seriesState(recent[recent.length - 1], Date.now());
+}
+
+/** A window of the series, or null while the (KV) store is down: that is not an empty series. */
+async function readWindow(series: string, from: number, to: number): Promise<Point[] | null> {
+  try {
+    return await getStore().range(series, from, to);
+  } catch (err) {
+    if (err instanceof StoreDownError) return null;
+    throw err;
+  }
 }

@@ -32,6 +32,7 @@ export interface Operation {
 const COMMON_ERRORS = {
   405: 'Any method other than GET, HEAD or OPTIONS (with an `Allow` header)',
   414: 'Query string longer than 2,048 characters',
+  503: 'A temporary failure, such as the shared store being unreachable: retry shortly',
 } as const;
 
 export const OPERATIONS: Operation[] = [
@@ -64,7 +65,11 @@ export const OPERATIONS: Operation[] = [
     tag: 'Series',
     query: IntradayQuery,
     ok: { schema: Intraday, description: 'The series for the window (empty, with status unavailable, before the first sample)', example: intradayExample },
-    errors: { 400: 'Invalid `symbol` or `hours` (with `valid`), or a parameter given twice', ...COMMON_ERRORS },
+    errors: {
+      400: 'Invalid `symbol` or `hours` (with `valid`), or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The store that holds the series cannot be reached (distributed mode with KV down)',
+    },
     cache: 'public, max-age=60',
   },
   {

@@ -1,7 +1,7 @@
 import { config } from './config';
 import { feeds } from './feeds';
 import type { Feed } from './freshness';
-import { getStore } from './store';
+import { getStore, StoreDownError } from './store';
 
 // The recorder behind /api/v1/intraday: the current gold and silver spot into the store, at most
 // one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
@@ -14,7 +14,7 @@ export type SampleSymbol = keyof typeof SERIES;
 
 const FEEDS: Record<SampleSymbol, Feed<number>> = { xau: feeds.gold, xag: feeds.silver };
 
-export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price';
+export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable';
 
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
   const interval = config.sampleIntervalS();
@@ -34,9 +34,15 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
         result[symbol] = 'bucket already sampled';
         return;
       }
-      await store.addPoint(SERIES[symbol], { t, p: reading.value });
-      await store.trim(SERIES[symbol], t - RETENTION_S);
-      result[symbol] = 'recorded';
+      try {
+        await store.addPoint(SERIES[symbol], { t, p: reading.value });
+        await store.trim(SERIES[symbol], t - RETENTION_S);
+        result[symbol] = 'recorded';
+      } catch (err) {
+        // KV down: the store has logged its outage once; the point is lost, never made up later.
+        if (!(err instanceof StoreDownError)) throw err;
+        result[symbol] = 'store unavailable';
+      }
     }),
   );
   return result;

@@ -71,6 +71,24 @@ async function untilStore(app: App, want: string, ms = 6000): Promise<void> {
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('two instances on one KV', () => {
+  it('KV down: the cron route says the store is unavailable, records nothing later, and answers no 500', async () => {
+    const SECRET = 'kv-cron-secret';
+    const { apps } = await cluster(1, { CRON_SECRET: SECRET, SAMPLE_INTERVAL_S: '3600' });
+    const [a] = apps;
+    await bridge.stop();
+    const r = await a.json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } });
+    expect(r.status).toBe(200);
+    expect(r.body.samples).toEqual({ xau: 'store unavailable', xag: 'store unavailable' });
+    expect(r.body.data_state.status).toBe('unavailable');
+    // The series itself cannot be read while KV is down: an honest 503, not an empty series.
+    const series = await a.json('/api/v1/intraday');
+    expect(series.status).toBe(503);
+    expect(series.body.error).toMatch(/store/);
+    await bridge.restart();
+    await untilStore(a, 'kv');
+    expect((await a.json('/api/v1/intraday')).body.count).toBe(0);
+  });
+
   it('both samplers and the cron route together write exactly one point per symbol per bucket', async () => {
     const SECRET = 'kv-cron-secret';
     const { apps } = await cluster(2, { SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', CRON_SECRET: SECRET });
