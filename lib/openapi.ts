@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import pkg from '../package.json';
-import { ErrorBody } from './schemas/common';
 import { Spot, SpotQuery } from './schemas/spot';
 import spotExample from './data/examples/spot.json';
 import intradayExample from './data/examples/intraday.json';
@@ -178,13 +177,13 @@ export function openApiDocument(origin: string): Json {
       },
     };
     for (const [status, description] of Object.entries(op.errors)) {
+      // `Error` is the id of ErrorBody in lib/schemas/common.ts, registered with every other named schema.
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     paths[op.path] = {
       get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: parameters(op.query), responses },
     };
   }
-  void ErrorBody; // registered in components through its id
   return {
     openapi: '3.1.0',
     info: {

@@ -17,7 +17,7 @@ export interface CommonOptions {
 
 export const DEFAULT_LOCALE = 'en-US';
 
-function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+export function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
   const v = value?.toLowerCase() as T | undefined;
   return v && allowed.includes(v) ? v : fallback;
 }
@@ -53,4 +53,3 @@ export function boundedNumber(value: string | null, min: number, max: number, fa
   return Number.isFinite(n) && n >= min && n <= max ? n : fallback;
 }
 
-export { pick };
