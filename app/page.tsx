@@ -1,25 +1,15 @@
 import { headers } from 'next/headers';
-import { ApiError, errorBody } from '@/lib/http/errors';
 import { originOf } from '@/lib/http/respond';
-import { getSpot, goldState } from '@/lib/spot';
+import { getSpot } from '@/lib/spot';
 import { LivePrice } from './components/live-price';
 import { MiniChart } from './components/mini-chart';
 
 // Server-rendered with the current price on every request; the client keeps it live.
 export const dynamic = 'force-dynamic';
 
-async function initialSpot(origin: string) {
-  try {
-    return await getSpot({ compact: '1' }, { origin });
-  } catch (err) {
-    if (err instanceof ApiError) return errorBody(err, await goldState()).body;
-    throw err;
-  }
-}
-
 export default async function Home() {
   const origin = originOf(await headers());
-  const spot = await initialSpot(origin);
+  const spot = await getSpot({ compact: '1' }, { origin });
   return (
     <>
       <h1>Gold market data you can trust</h1>

@@ -1,8 +1,8 @@
 import { toDataState } from './data-state';
 import { Feed, type Sourced } from './freshness';
-import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
 import type { History, HistoryPoint } from './schemas/history';
+import { unavailable, type Unavailable } from './unavailable';
 import { round } from './units';
 import { fetchChart, type Bar } from './upstream/chart';
 import { UpstreamError } from './upstream/fetch';
@@ -84,14 +84,12 @@ function series(points: HistoryPoint[]): Series {
   return computed.series;
 }
 
-export async function getHistory(): Promise<History> {
+export async function getHistory(): Promise<History | Unavailable> {
   const reading = await feed.read();
   const now = Date.now();
   const data_state = toDataState(reading, now);
   if (!reading.value) {
-    throw new ApiError(503, `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`, {
-      data_state,
-    });
+    return unavailable(`Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`, data_state, now);
   }
   return { ...series(reading.value), data_state, updated_at: new Date(now).toISOString() };
 }

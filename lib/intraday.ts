@@ -1,43 +1,26 @@
 import { config } from './config';
 import { toDataState } from './data-state';
-import { ApiError, invalidValue } from './http/errors';
-import { SERIES, type SampleSymbol } from './sampler';
+import { SERIES } from './sampler';
 import type { DataState } from './schemas/common';
-import { INTRADAY_SYMBOLS, type Intraday } from './schemas/intraday';
+import { MAX_HOURS, type Intraday, type IntradayQuery } from './schemas/intraday';
 import { getStore, StoreDownError, type Point } from './store';
+import { NOTHING, unavailable, type Unavailable } from './unavailable';
 
 // GET /api/v1/intraday: the recorded series for the last `hours`. The store reads only that
 // window (points are keyed by series and time), never the whole 14 days.
 
-const HOURS = Array.from({ length: 48 }, (_, i) => String(i + 1));
-
-export function parseIntradayParams(p: { symbol?: string; hours?: string }): { symbol: SampleSymbol; hours: number } {
-  const symbol = (p.symbol ?? 'xau').toLowerCase();
-  if (!(INTRADAY_SYMBOLS as readonly string[]).includes(symbol)) throw invalidValue('symbol', p.symbol ?? '', INTRADAY_SYMBOLS);
-  const hours = p.hours ?? '24';
-  if (!/^\d{1,2}$/.test(hours) || Number(hours) < 1 || Number(hours) > 48) {
-    throw new ApiError(400, `Invalid hours: ${hours}. Valid values: a whole number from 1 to 48`, { valid: HOURS });
-  }
-  return { symbol: symbol as SampleSymbol, hours: Number(hours) };
-}
-
 /** State of a recorded series from its latest sample: stale once the recorder has missed three beats. */
 function seriesState(last: { t: number } | undefined, now: number): DataState {
-  if (!last) return { status: 'unavailable', as_of: null, source: null, age_seconds: null };
+  if (!last) return NOTHING;
   const late = now / 1000 - last.t > 3 * config.sampleIntervalS();
   return toDataState({ status: late ? 'stale' : 'fresh', asOf: last.t * 1000, source: 'cache' }, now);
 }
 
-export async function getIntraday(params: { symbol?: string; hours?: string }): Promise<Intraday> {
-  const { symbol, hours } = parseIntradayParams(params);
+export async function getIntraday({ symbol, hours }: IntradayQuery): Promise<Intraday | Unavailable> {
   const now = Date.now();
   const to = Math.floor(now / 1000);
   const points = await readWindow(SERIES[symbol], to - hours * 3600, to);
-  if (points === null) {
-    throw new ApiError(503, 'Intraday series unavailable: the store that holds it cannot be reached. Retry shortly.', {
-      data_state: seriesState(undefined, now),
-    });
-  }
+  if (points === null) return unavailable('Intraday series unavailable: the store that holds it cannot be reached. Retry shortly.', NOTHING, now);
   return {
     symbol,
     hours,
@@ -54,7 +37,7 @@ export async function getIntraday(params: { symbol?: string; hours?: string }): 
 /** The state of the gold series without a window, for error bodies. */
 export async function intradayState(): Promise<DataState> {
   const to = Math.floor(Date.now() / 1000);
-  const recent = (await readWindow(SERIES.xau, to - 48 * 3600, to)) ?? [];
+  const recent = (await readWindow(SERIES.xau, to - MAX_HOURS * 3600, to)) ?? [];
   return seriesState(recent[recent.length - 1], Date.now());
 }
 

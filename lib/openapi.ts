@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import pkg from '../package.json';
 import { Spot, SpotQuery } from './schemas/spot';
 import spotExample from './data/examples/spot.json';
 import intradayExample from './data/examples/intraday.json';
@@ -10,6 +9,7 @@ import historyExample from './data/examples/history.json';
 import chartExample from './data/examples/chart.json';
 import reservesExample from './data/examples/reserves.json';
 import { Reserves } from './schemas/reserves';
+import { API_VERSION, VERSION } from './version';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -188,13 +188,13 @@ export function openApiDocument(origin: string): Json {
     openapi: '3.1.0',
     info: {
       title: 'Gold API',
-      version: '1.5',
+      version: API_VERSION,
       summary: 'Free, keyless gold market data, honest about freshness',
       description:
         'Read-only REST API for gold market data. No key, no account, CORS open. A price is never simulated or invented: during an ' +
         'upstream outage the last real price is served with `stale: true`; with none, the answer is 503 `unavailable`. Every response ' +
         'carries `data_state` and `updated_at`. Prices are indicative mid-market reference rates, not tradable quotes. ' +
-        `Service build ${pkg.version}.`,
+        `Service build ${VERSION}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: origin }],

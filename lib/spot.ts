@@ -2,12 +2,13 @@ import { toDataState } from './data-state';
 import { feeds } from './feeds';
 import { FX_FALLBACK } from './fx-fallback';
 import type { Reading } from './freshness';
-import { ApiError, invalidValue } from './http/errors';
+import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
-import type { Spot } from './schemas/spot';
+import type { Spot, SpotQuery } from './schemas/spot';
 import { stats } from './stats';
 import { storeStatus } from './store';
-import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, UNITS, type Unit } from './units';
+import { unavailable, type Unavailable } from './unavailable';
+import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, type Unit } from './units';
 import { CRYPTO_API_NAME } from './upstream/crypto';
 import { FX_API_NAME, type FxTable } from './upstream/fx';
 import { GOLD_API_NAME } from './upstream/gold-api';
@@ -16,13 +17,6 @@ import { GOLD_API_NAME } from './upstream/gold-api';
 // annual statistics. Each group is read from its own feed and degrades on its own; only a gold
 // price never seen makes the whole answer unavailable (503).
 
-export interface SpotParams {
-  currency?: string;
-  unit?: string;
-  compact?: string;
-  debug?: string;
-}
-
 export interface SpotOptions {
   /** Origin of the request, for the `docs` link. */
   origin: string;
@@ -30,16 +24,6 @@ export interface SpotOptions {
 
 const UNIT_LABEL: Record<Unit, Spot['xau']['unit']> = { oz: 'troy_oz', gram: 'gram', kg: 'kg' };
 const SERVICE = 'Gold market data service: free, keyless, honest about freshness';
-
-/** Validated spot parameters; throws the documented 400s. */
-export function parseSpotParams(p: SpotParams): { currency: string; unit: Unit; compact: boolean; debug: boolean } {
-  const unit = (p.unit ?? 'oz').toLowerCase();
-  if (!UNITS.includes(unit as Unit)) throw new ApiError(400, `Unsupported unit: ${p.unit}. Valid values: oz, gram, kg`);
-  for (const flag of ['compact', 'debug'] as const) {
-    if (p[flag] !== undefined && p[flag] !== '1') throw invalidValue(flag, p[flag], ['1']);
-  }
-  return { currency: (p.currency ?? 'USD').toUpperCase(), unit: unit as Unit, compact: p.compact === '1', debug: p.debug === '1' };
-}
 
 /** The FX table in use and its group state: live, last live (stale), or the bundled snapshot. */
 function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: DataState; source: string } {
@@ -51,8 +35,9 @@ function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: Dat
   };
 }
 
-export async function getSpot(params: SpotParams, opts: SpotOptions): Promise<Spot> {
-  const q = parseSpotParams(params);
+/** The spot resource for a parsed query; an unsupported currency is the documented 400. */
+export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Promise<Spot | Unavailable> {
+  const q = { currency: (query.currency ?? 'USD').toUpperCase(), unit: query.unit ?? 'oz', compact: query.compact === '1', debug: query.debug === '1' };
   const [gold, silver, fxr, tokens] = await Promise.all([
     feeds.gold.read(),
     feeds.silver.read(),
@@ -63,12 +48,10 @@ export async function getSpot(params: SpotParams, opts: SpotOptions): Promise<Sp
   const fx = fxInUse(fxr, now);
 
   if (!/^[A-Z]{3}$/.test(q.currency) || !(q.currency in fx.table)) {
-    throw new ApiError(400, `Unsupported currency: ${params.currency}`, { supported: Object.keys(fx.table).sort() });
+    throw new ApiError(400, `Unsupported currency: ${query.currency}`, { supported: Object.keys(fx.table).sort() });
   }
   if (gold.value === null) {
-    throw new ApiError(503, 'Gold price unavailable: the upstream is down and no real price has been seen yet. Retry shortly.', {
-      data_state: toDataState(gold, now),
-    });
+    return unavailable('Gold price unavailable: the upstream is down and no real price has been seen yet. Retry shortly.', toDataState(gold, now), now);
   }
 
   const spot = gold.value;

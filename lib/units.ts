@@ -7,8 +7,8 @@ export const OZ_PER_KG = 32.1507466;
 /** Troy ounces in one metric tonne. */
 export const OZ_PER_TONNE = 32150.7466;
 
-export type Unit = 'oz' | 'gram' | 'kg';
-export const UNITS: readonly Unit[] = ['oz', 'gram', 'kg'];
+export const UNITS = ['oz', 'gram', 'kg'] as const;
+export type Unit = (typeof UNITS)[number];
 
 /** Price per `unit` from a price per troy ounce. */
 export function perUnit(perOz: number, unit: Unit): number {

@@ -1,9 +1,10 @@
 import { perUnit, type Unit } from '../lib/units';
 import { ago, money, number, priceDecimals, UNIT_WORDS } from './format';
+import type { DataState } from '../lib/schemas/common';
 import { html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
+import { footer } from './page';
 import { staleBadge } from './price';
-import type { DataState } from '../lib/schemas/common';
 
 // The converter widget: an amount of money ↔ a weight of gold, any currency of the FX table,
 // troy ounces, grams or kilograms, and karat purity. A plain GET form, so it converts on the
@@ -73,7 +74,7 @@ ${option('oz', 'troy oz', o.unit === 'oz')}${option('gram', 'gram', o.unit === '
 </div>
 <output class="out" for="gw-amount gw-direction gw-currency gw-unit gw-karat" data-f="result" aria-live="polite">${price === null ? 'Price unavailable: no conversion is possible right now.' : resultText(o, price)}</output>
 <div class="foot"><span data-f="rate">${price === null ? '' : `1 ${UNIT_WORDS[o.unit]} of ${o.karat}k = ${money(price, o.currency, o.locale, priceDecimals(o.currency, o.unit))}`}</span></div>
-<div class="foot"><span data-f="fresh">${v.state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(v.state.age_seconds, o.locale)}`}</span><a href="${v.origin}/" target="_blank" rel="noopener">Gold API</a></div>
+${footer(v.state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(v.state.age_seconds, o.locale)}`, v.origin)}
 </form>
 </main>`;
 }

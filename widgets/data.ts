@@ -1,9 +1,14 @@
-import { toDataState } from '../lib/data-state';
+import { getChart } from '../lib/chart';
+import type { ChartSymbol } from '../lib/chart-catalog';
 import { feeds } from '../lib/feeds';
+import { getHistory } from '../lib/history';
 import { ApiError } from '../lib/http/errors';
+import { toDataState } from '../lib/data-state';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
 import { getSpot } from '../lib/spot';
+import { isUnavailable, NOTHING } from '../lib/unavailable';
+import type { Unit } from '../lib/units';
 
 // What a widget page renders with: the same lib functions the REST endpoints answer from.
 
@@ -16,18 +21,46 @@ export interface SpotView {
   codes: string[];
 }
 
-export async function spotForWidget(currency: string, unit: string, origin: string, opts: { withCodes?: boolean } = {}): Promise<SpotView> {
+export async function spotForWidget(currency: string, unit: Unit, origin: string, opts: { withCodes?: boolean } = {}): Promise<SpotView> {
   for (const code of currency === 'USD' ? ['USD'] : [currency, 'USD']) {
+    let spot: Awaited<ReturnType<typeof getSpot>>;
     try {
-      const spot = await getSpot({ currency: code, unit, compact: opts.withCodes ? undefined : '1' }, { origin });
-      const codes = spot.fx_rates ? Object.keys(spot.fx_rates).sort() : [];
-      delete spot.fx_rates;
-      return { spot, state: spot.data_state, currency: code, codes };
+      spot = await getSpot({ currency: code, unit, compact: opts.withCodes ? undefined : '1' }, { origin });
     } catch (err) {
+      // An unsupported currency: try USD.
       if (err instanceof ApiError && err.status === 400) continue;
-      if (err instanceof ApiError && err.status === 503) break;
       throw err;
     }
+    if (isUnavailable(spot)) return { spot: null, state: spot.data_state, currency, codes: [currency] };
+    const codes = spot.fx_rates ? Object.keys(spot.fx_rates).sort() : [];
+    delete spot.fx_rates;
+    return { spot, state: spot.data_state, currency: code, codes };
   }
   return { spot: null, state: toDataState(await feeds.gold.peek()), currency, codes: [currency] };
+}
+
+/** The latest daily change of the history series (percent), or null when the history is unavailable. */
+export async function dayChangePct(): Promise<number | null> {
+  const history = await getHistory();
+  const p = isUnavailable(history) ? [] : history.points;
+  return p.length < 2 ? null : (p[p.length - 1].c / p[p.length - 2].c - 1) * 100;
+}
+
+export interface Headline {
+  /** The latest real price, or null. */
+  latest: number | null;
+  currency: string;
+  state: DataState;
+}
+
+/** The chart widget's headline: the live spot for gold and silver (USD per troy ounce), the latest real daily bar for the rest. */
+export async function chartHeadline(symbol: ChartSymbol, origin: string): Promise<Headline> {
+  if (symbol === 'xau' || symbol === 'silver') {
+    const view = await spotForWidget('USD', 'oz', origin);
+    if (symbol === 'xau') return { latest: view.spot?.spot_usd_oz ?? null, currency: 'USD', state: view.state };
+    return { latest: view.spot?.silver_usd_oz ?? null, currency: 'USD', state: view.spot?.groups.silver ?? view.state };
+  }
+  const chart = await getChart({ symbol, range: '5d', interval: '1d' });
+  if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state ?? NOTHING };
+  return { latest: chart.points[chart.points.length - 1]?.c ?? null, currency: chart.currency ?? 'USD', state: chart.data_state };
 }

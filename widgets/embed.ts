@@ -2,11 +2,9 @@
 // (`<script src=".../embed.js" data-widget="price" data-currency="EUR">`) or every
 // `<div data-gold-widget="price|chart|converter" data-...>` on the page. Safe to include twice;
 // frames load when they come near the viewport and take the height their content reports.
+import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
+
 (() => {
-  type Kind = 'price' | 'chart' | 'converter';
-  const KINDS: Kind[] = ['price', 'chart', 'converter'];
-  const HEIGHT: Record<Kind, number> = { price: 150, chart: 340, converter: 330 };
-  const TITLE: Record<Kind, string> = { price: 'Gold price', chart: 'Gold price chart', converter: 'Gold converter' };
 
   interface Registry {
     frames: Map<string, { frame: HTMLIFrameElement; origin: string }>;
@@ -47,7 +45,7 @@
       : null;
 
   function mount(host: HTMLElement, kind: string, data: DOMStringMap, place: (f: HTMLIFrameElement) => void) {
-    if (!KINDS.includes(kind as Kind) || host.dataset.goldWidgetMounted) return;
+    if (!WIDGET_NAMES.includes(kind as WidgetName) || host.dataset.goldWidgetMounted) return;
     host.dataset.goldWidgetMounted = '1';
     const id = `gw${++reg.next}`;
     const params = new URLSearchParams();
@@ -57,9 +55,9 @@
     params.set('wid', id);
     const frame = document.createElement('iframe');
     const src = `${origin}/widgets/${kind}?${params}`;
-    frame.title = TITLE[kind as Kind];
+    frame.title = WIDGETS[kind as WidgetName].title;
     frame.setAttribute('loading', 'lazy');
-    frame.style.cssText = `width:100%;max-width:100%;border:0;display:block;height:${HEIGHT[kind as Kind]}px`;
+    frame.style.cssText = `width:100%;max-width:100%;border:0;display:block;height:${WIDGETS[kind as WidgetName].height}px`;
     reg.frames.set(id, { frame, origin });
     if (lazy) {
       frame.dataset.src = src;

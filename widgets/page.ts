@@ -1,11 +1,10 @@
 import manifest from './manifest.json';
 import { html, jsonScript, type SafeHtml } from './html';
+import type { WidgetName } from './kinds';
 import type { Theme } from './options';
 
 // The page shell every widget shares: server-rendered HTML with the figures already in it, a
 // small stylesheet, the widget's configuration as JSON, and its own script (no framework runtime).
-
-export type WidgetName = 'price' | 'chart' | 'converter';
 
 const CSS = `
 :root{--bg:#fffdf7;--fg:#1d1a12;--muted:#6b6455;--line:#e8e1cf;--gold:#a87b00;--up:#137a3a;--down:#b3261e;--warn-bg:#fff3cd;--warn-fg:#6b4e00;--field:#fff}
@@ -36,10 +35,17 @@ export interface PageInput {
   config: Record<string, unknown>;
   /** Extra CSS for this widget. */
   css?: string;
+  /** false: a page without the widget's script (the failure page). */
+  script?: false;
+}
+
+/** The foot line every widget ends with: how fresh the figure is, and the attribution link. */
+export function footer(fresh: string, origin: string): SafeHtml {
+  return html`<div class="foot"><span data-f="fresh">${fresh}</span><a href="${origin}/" target="_blank" rel="noopener">Gold API</a></div>`;
 }
 
 export function widgetPage(p: PageInput): string {
-  const script = (manifest as Record<string, string>)[p.name];
+  const script = p.script === false ? undefined : (manifest as Record<string, string>)[p.name];
   return html`<!doctype html>
 <html lang="${p.locale}" data-theme="${p.theme}">
 <head>
@@ -70,12 +76,14 @@ const WIDGET_CSP = [
   'frame-ancestors *',
 ].join('; ');
 
-export function widgetResponse(body: string, maxAgeS: number): Response {
+/** A widget page; `maxAgeS` null: an answer no cache may keep (the failure page). */
+export function widgetResponse(body: string, maxAgeS: number | null, status = 200): Response {
   return new Response(body, {
+    status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': WIDGET_CSP,
-      'Cache-Control': `public, max-age=${maxAgeS}`,
+      'Cache-Control': maxAgeS === null ? 'no-store' : `public, max-age=${maxAgeS}`,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
     },

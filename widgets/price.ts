@@ -3,6 +3,7 @@ import type { Spot } from '../lib/schemas/spot';
 import { ago, money, number, percent, UNIT_WORDS, priceDecimals } from './format';
 import { html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
+import { footer } from './page';
 
 // The price widget: gold in the chosen currency and unit, the day's change, optional silver and
 // ratio, how fresh the figure is, and a visible stale or unavailable state. Never a made-up number.
@@ -38,6 +39,6 @@ export function renderPrice(v: PriceView): SafeHtml {
 ${opts.silver ? html`<span>Silver <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>/oz</span>` : ''}
 ${opts.ratio ? html`<span>Gold/silver <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
 </div>
-<div class="foot"><span data-f="fresh">${state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(state.age_seconds, opts.locale)}`}</span><a href="${v.origin}/" target="_blank" rel="noopener">Gold API</a></div>
+${footer(state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(state.age_seconds, opts.locale)}`, v.origin)}
 </main>`;
 }

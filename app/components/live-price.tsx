@@ -1,22 +1,17 @@
 'use client';
 import useSWR from 'swr';
+import type { Spot } from '@/lib/schemas/spot';
+import type { Unavailable } from '@/lib/unavailable';
 import { apiFetcher } from './fetcher';
 
-interface SpotLike {
-  xau?: { price: number; currency: string };
-  per_gram_usd?: number;
-  silver_usd_oz?: number | null;
-  gold_silver_ratio?: number | null;
-  data_state: { status: 'fresh' | 'stale' | 'unavailable'; as_of: string | null; age_seconds: number | null };
-  updated_at: string;
-  error?: string;
-}
+/** The spot body, or the 503 body when no price is held: both carry data_state. */
+type SpotAnswer = Spot | Unavailable;
 
 const usd = (n: number, digits = 2) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The landing page's live price: server-rendered first, then refreshed every 30 s (the spot cache time). */
-export function LivePrice({ initial }: { initial: SpotLike }) {
-  const { data } = useSWR<SpotLike>('/api/v1/spot?compact=1', apiFetcher, { fallbackData: initial, refreshInterval: 30_000 });
+export function LivePrice({ initial }: { initial: SpotAnswer }) {
+  const { data } = useSWR<SpotAnswer>('/api/v1/spot?compact=1', apiFetcher, { fallbackData: initial, refreshInterval: 30_000 });
   const s = data ?? initial;
   const state = s.data_state;
   return (
@@ -24,7 +19,7 @@ export function LivePrice({ initial }: { initial: SpotLike }) {
       <h2 id="live-title" style={{ margin: 0, fontSize: '1rem' }} className="muted">
         Gold spot, USD per troy ounce
       </h2>
-      {s.xau ? (
+      {'xau' in s ? (
         <p className="price" aria-live="polite" style={{ margin: '4px 0' }}>
           {usd(s.xau.price)}
         </p>
@@ -39,9 +34,9 @@ export function LivePrice({ initial }: { initial: SpotLike }) {
         {state.status === 'fresh' ? <span className="pill">fresh</span> : null}{' '}
         <span className="muted">price as of {state.as_of ? new Date(state.as_of).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'}</span>
       </p>
-      {s.xau ? (
+      {'xau' in s ? (
         <p className="muted" style={{ marginBottom: 0 }}>
-          {s.per_gram_usd !== undefined ? `${usd(s.per_gram_usd, 4)} per gram` : null}
+          {`${usd(s.per_gram_usd, 4)} per gram`}
           {s.silver_usd_oz ? ` · silver ${usd(s.silver_usd_oz)}/oz` : null}
           {s.gold_silver_ratio ? ` · gold/silver ratio ${s.gold_silver_ratio}` : null}
         </p>

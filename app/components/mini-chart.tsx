@@ -2,28 +2,29 @@
 import { AreaSeries, createChart, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import useSWR from 'swr';
+import type { History } from '@/lib/schemas/history';
+import type { Intraday } from '@/lib/schemas/intraday';
+import type { Unavailable } from '@/lib/unavailable';
 import { apiFetcher } from './fetcher';
 
-interface Intraday {
-  points: { t: number; p: number }[];
-}
-interface History {
-  points: { d: string; c: number }[];
+/** The points of a series answer; none when it is unavailable or not loaded yet. */
+function pointsOf<P>(answer: { points: P[] } | Unavailable | undefined): P[] {
+  return answer && 'points' in answer ? answer.points : [];
 }
 
 /** A small chart: the recorded intraday series when it holds a few hours, else the last 3 months of daily closes. */
 export function MiniChart() {
   const box = useRef<HTMLDivElement>(null);
-  const intraday = useSWR<Intraday>('/api/v1/intraday?hours=24', apiFetcher, { refreshInterval: 120_000 });
-  const useIntraday = (intraday.data?.points.length ?? 0) >= 30;
-  const history = useSWR<History>(intraday.data && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+  const intraday = useSWR<Intraday | Unavailable>('/api/v1/intraday?hours=24', apiFetcher, { refreshInterval: 120_000 });
+  const useIntraday = pointsOf(intraday.data).length >= 30;
+  const history = useSWR<History | Unavailable>(intraday.data && !useIntraday ? '/api/v1/history' : null, apiFetcher);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const points = useIntraday
-      ? intraday.data!.points.map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
-      : (history.data?.points ?? []).slice(-66).map((x) => ({ time: x.d, value: x.c }));
+      ? pointsOf(intraday.data).map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
+      : pointsOf(history.data).slice(-66).map((x) => ({ time: x.d, value: x.c }));
     if (points.length < 2) return;
     const dark = matchMedia('(prefers-color-scheme: dark)').matches;
     const chart = createChart(el, {

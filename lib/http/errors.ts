@@ -17,11 +17,6 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 for a parameter outside its list, naming the valid values. */
-export function invalidValue(name: string, value: string, valid: readonly string[]): ApiError {
-  return new ApiError(400, `Invalid ${name}: ${value}. Valid values: ${valid.join(', ')}`, { valid: [...valid] });
-}
-
 /** The documented error body of `err` (an unexpected error becomes a generic 503). */
 export function errorBody(err: unknown, state: DataState): { status: ErrorStatus; body: ErrorBody; headers: Record<string, string> } {
   const known = err instanceof ApiError ? err : null;

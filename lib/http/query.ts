@@ -1,15 +1,31 @@
+import { z } from 'zod';
+import { unwrap, validValues } from '../schemas/query-fields';
 import { ApiError } from './errors';
 
 /**
- * Reads the named query parameters, refusing one given twice (which value was meant is a guess
- * we will not make). Unknown parameters are ignored, as the interface promises; empty means absent.
+ * Parses a request's query with the endpoint's query schema, the same schema the OpenAPI
+ * parameters and the MCP tool inputs come from. Unknown parameters are ignored, as the interface
+ * promises; empty means absent; a parameter given twice is refused (which value was meant is a
+ * guess we will not make). List values are case-insensitive and whole numbers are read from their
+ * digits. The first problem becomes the documented 400 `{error, valid}`.
  */
-export function readParams<K extends string>(url: URL, names: readonly K[]): Record<K, string | undefined> {
-  const out = {} as Record<K, string | undefined>;
-  for (const name of names) {
+export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output<S> {
+  const raw: Record<string, string | number> = {};
+  for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
     const values = url.searchParams.getAll(name);
     if (values.length > 1) throw new ApiError(400, `Parameter ${name} given more than once`);
-    out[name] = values[0] === '' ? undefined : values[0];
+    const value = values[0];
+    if (value === undefined || value === '') continue;
+    const base = unwrap(field);
+    if (base instanceof z.ZodEnum) raw[name] = value.toLowerCase();
+    else if (base instanceof z.ZodNumber && /^-?\d{1,15}$/.test(value)) raw[name] = Number(value);
+    else raw[name] = value;
   }
-  return out;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue.path[0] ?? '');
+  const fromRefinement = issue.code === 'custom' ? (issue.params?.valid as string[] | undefined) : undefined;
+  const valid = fromRefinement ?? (schema.shape[name] ? validValues(schema.shape[name] as z.ZodType) : undefined);
+  throw new ApiError(400, issue.message, valid ? { valid } : {});
 }

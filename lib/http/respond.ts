@@ -1,5 +1,7 @@
-// JSON responses with the headers every REST response carries (decisions §8). Compression is
-// negotiated for every response by the server in front of Next (server.mjs).
+import { isUnavailable, type Unavailable } from '../unavailable';
+
+// JSON responses with the headers every REST response carries. Compression is negotiated for
+// every response by the server in front of Next (server.mjs).
 
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
@@ -29,6 +31,11 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
 
 export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): Response {
   return send(req, JSON.stringify(value), opts);
+}
+
+/** A core answer: the data (200, cacheable) or, when nothing real is held, the 503 body (never cached). */
+export function sendResult(req: Request, result: object | Unavailable, opts: SendOptions = {}): Response {
+  return isUnavailable(result) ? sendJson(req, result, { status: 503 }) : sendJson(req, result, opts);
 }
 
 /** The origin the client used (behind a proxy, the forwarded one), for absolute links. */

@@ -1,4 +1,5 @@
 import type { DataState } from '../schemas/common';
+import { NOTHING } from '../unavailable';
 import { ApiError, errorBody } from './errors';
 import { CORS_HEADERS, sendJson } from './respond';
 
@@ -19,7 +20,7 @@ type Handler = (req: Request) => Promise<Response>;
 
 export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler> {
   const fail = async (req: Request, err: unknown): Promise<Response> => {
-    const state = await opts.state().catch(() => UNKNOWN_STATE);
+    const state = await opts.state().catch(() => NOTHING);
     const { status, body, headers } = errorBody(err, state);
     return sendJson(req, body, { status, headers });
   };
@@ -46,5 +47,3 @@ export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'P
 
   return { GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
 }
-
-const UNKNOWN_STATE: DataState = { status: 'unavailable', as_of: null, source: null, age_seconds: null };

@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { CHART_INTERVALS, CHART_RANGES, CHART_SYMBOLS, reachProblem } from '../chart-catalog';
 import { DataState, Timestamp } from './common';
+import { oneOf } from './query-fields';
 
-export const CHART_SYMBOLS = ['xau', 'silver', 'bitcoin', 'sp500', 'nasdaq', 'dxy', 'eurusd', 'oil', 'platinum', 'palladium'] as const;
-export const CHART_RANGES = ['1d', '5d', '1mo', '3mo', '6mo', 'ytd', '1y', '2y', '5y', '10y', 'max'] as const;
-export const CHART_INTERVALS = ['1m', '2m', '5m', '15m', '30m', '60m', '90m', '1h', '1d', '5d', '1wk', '1mo'] as const;
-
-export const ChartQuery = z.object({
-  symbol: z.enum(CHART_SYMBOLS).default('xau').meta({ description: 'Asset', example: 'sp500' }),
-  range: z.enum(CHART_RANGES).default('3mo').meta({ description: 'Span back from now' }),
-  interval: z.enum(CHART_INTERVALS).default('1d').meta({
-    description: 'Bar width. 1m reaches back about 8 days, 2m–90m about 60 days, 60m/1h about 730 days; daily and longer have no limit',
-  }),
-});
+export const ChartQuery = z
+  .object({
+    symbol: oneOf('symbol', CHART_SYMBOLS).default('xau').meta({ description: 'Asset', example: 'sp500' }),
+    range: oneOf('range', CHART_RANGES).default('3mo').meta({ description: 'Span back from now' }),
+    interval: oneOf('interval', CHART_INTERVALS).default('1d').meta({
+      description: 'Bar width. 1m reaches back about 8 days, 2m–90m about 60 days, 60m/1h about 730 days; daily and longer have no limit',
+    }),
+  })
+  .superRefine((q, ctx) => {
+    const problem = reachProblem(q.range, q.interval);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['range'], message: problem.message, params: { valid: problem.valid } });
+  });
+export type ChartQuery = z.output<typeof ChartQuery>;
 
 export const Chart = z
   .object({

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { DataState, Timestamp } from './common';
+import { oneOf, wholeNumber } from './query-fields';
 
 export const INTRADAY_SYMBOLS = ['xau', 'xag'] as const;
+/** Longest window of the series one request returns, hours. */
+export const MAX_HOURS = 48;
 
 export const IntradayQuery = z.object({
-  symbol: z.enum(INTRADAY_SYMBOLS).default('xau').meta({ description: '`xau` gold or `xag` silver' }),
-  hours: z.number().int().min(1).max(48).default(24).meta({ description: 'Window, whole hours 1 to 48', example: 6 }),
+  symbol: oneOf('symbol', INTRADAY_SYMBOLS).default('xau').meta({ description: '`xau` gold or `xag` silver' }),
+  hours: wholeNumber('hours', 1, MAX_HOURS).default(24).meta({ description: `Window, whole hours 1 to ${MAX_HOURS}`, example: 6 }),
 });
+export type IntradayQuery = z.output<typeof IntradayQuery>;
 
 export const Intraday = z
   .object({

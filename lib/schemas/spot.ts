@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { UNITS } from '../units';
 import { DataState, Timestamp } from './common';
+import { flag, oneOf } from './query-fields';
 
 const usd = (description: string) => z.number().meta({ description });
 const usdOrNull = (description: string) => z.number().nullable().meta({ description });
 
 export const SpotQuery = z.object({
-  currency: z.string().default('USD').meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
-  unit: z.enum(['oz', 'gram', 'kg']).default('oz').meta({ description: 'Weight unit of `xau.price`' }),
-  compact: z.literal('1').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
-  debug: z.literal('1').optional().meta({ description: '`1` appends the `debug` object' }),
+  currency: z.string().max(16).default('USD').meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
+  unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),
+  compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
+  debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
 });
 export type SpotQuery = z.infer<typeof SpotQuery>;
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { config } from '../config';
+import { VERSION } from '../version';
 
 /** Any way an upstream can let us down: refused, hung, non-2xx, non-JSON, wrong shape, absurd value. */
 export class UpstreamError extends Error {
@@ -24,7 +25,7 @@ export async function getJson(upstream: string, url: string): Promise<FetchedJso
   let res: Response;
   try {
     res = await fetch(url, {
-      headers: { accept: 'application/json', 'user-agent': 'goldapi/1.5 (+https://github.com/)' },
+      headers: { accept: 'application/json', 'user-agent': `goldapi/${VERSION}` },
       signal: AbortSignal.timeout(config.upstreamTimeoutMs()),
       cache: 'no-store',
     });

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { API_VERSION } from '@/lib/version';
 
 export const metadata: Metadata = { title: 'Changelog' };
 
@@ -18,7 +19,7 @@ export default function Changelog() {
       <h1>Changelog</h1>
       <p className="lead">
         The API lives under <code>/api/v1/</code>. Within v1 changes are additive only: new fields may appear, existing fields are never renamed or
-        removed. A breaking change gets a new version path and an entry here. Current version: 1.5.
+        removed. A breaking change gets a new version path and an entry here. Current version: {API_VERSION}.
       </p>
       <table>
         <thead>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { originOf } from '@/lib/http/respond';
 import { MCP_LIMIT } from '@/lib/mcp/rate-limit';
-import { TOOL_DOCS } from '@/lib/mcp/server';
+import { toolDocs, type ArgDoc } from '@/lib/mcp/server';
 import { Code } from '../code';
 
 export const metadata: Metadata = { title: 'MCP for AI agents' };
@@ -34,10 +34,10 @@ export default async function McpDocs() {
           <tr><th>tool</th><th>arguments</th><th>what it returns</th></tr>
         </thead>
         <tbody>
-          {TOOL_DOCS.map((t) => (
+          {toolDocs().map((t) => (
             <tr key={t.name}>
               <td><code>{t.name}</code></td>
-              <td>{t.args}</td>
+              <td>{t.args.length === 0 ? 'none' : t.args.map((a) => <Arg key={a.name} arg={a} />)}</td>
               <td>{t.description}</td>
             </tr>
           ))}
@@ -62,5 +62,17 @@ export default async function McpDocs() {
   -H 'Accept: application/json, text/event-stream' \\
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_gold_price","arguments":{"currency":"EUR","unit":"gram"}}}'`}</Code>
     </>
+  );
+}
+
+/** One argument: its name, whether it is required, its values and default, generated from the tool's input schema. */
+function Arg({ arg }: { arg: ArgDoc }) {
+  return (
+    <p style={{ margin: '0 0 6px' }}>
+      <code>{arg.name}</code>
+      {arg.required ? ' (required)' : ''}: {arg.description}
+      {arg.values ? <> One of: {arg.values.join(', ')}.</> : null}
+      {arg.default !== undefined ? <> Default <code>{String(arg.default)}</code>.</> : null}
+    </p>
   );
 }

@@ -1,13 +1,13 @@
 'use client';
 import { useMemo, useState } from 'react';
+import { CHART_SYMBOLS, INSTRUMENTS } from '@/lib/chart-catalog';
+import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/widgets/kinds';
 
 // Builds the iframe and script-tag snippets for the chosen options, with a live preview.
 
-type Kind = 'price' | 'chart' | 'converter';
-const HEIGHT: Record<Kind, number> = { price: 150, chart: 340, converter: 330 };
 
 export function WidgetBuilder({ origin, currencies }: { origin: string; currencies: string[] }) {
-  const [kind, setKind] = useState<Kind>('price');
+  const [kind, setKind] = useState<WidgetName>('price');
   const [currency, setCurrency] = useState('USD');
   const [unit, setUnit] = useState('oz');
   const [theme, setTheme] = useState('auto');
@@ -23,7 +23,7 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
   }, [kind, currency, unit, theme, locale, extra]);
 
   const src = `${origin}/widgets/${kind}?${new URLSearchParams(options)}`;
-  const iframe = `<iframe src="${src}" title="Gold ${kind}" loading="lazy" style="width:100%;max-width:480px;height:${HEIGHT[kind]}px;border:0"></iframe>`;
+  const iframe = `<iframe src="${src}" title="Gold ${kind}" loading="lazy" style="width:100%;max-width:480px;height:${WIDGETS[kind].height}px;border:0"></iframe>`;
   const dataAttrs = Object.entries(options)
     .map(([k, v]) => ` data-${k}="${v}"`)
     .join('');
@@ -34,10 +34,12 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
     <div className="grid2">
       <form className="card" onSubmit={(e) => e.preventDefault()} aria-label="Widget options">
         <label htmlFor="b-kind">Widget</label>
-        <select id="b-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-          <option value="price">Price</option>
-          <option value="chart">Chart</option>
-          <option value="converter">Converter</option>
+        <select id="b-kind" value={kind} onChange={(e) => setKind(e.target.value as WidgetName)}>
+          {WIDGET_NAMES.map((k) => (
+            <option key={k} value={k}>
+              {WIDGETS[k].title}
+            </option>
+          ))}
         </select>
         <label htmlFor="b-currency">Currency</label>
         <select id="b-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
@@ -81,13 +83,15 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
           <>
             <label htmlFor="b-symbol">Asset</label>
             <select id="b-symbol" value={extra.symbol} onChange={set('symbol')}>
-              {['xau', 'silver', 'bitcoin', 'sp500', 'nasdaq', 'dxy', 'eurusd', 'oil', 'platinum', 'palladium'].map((s) => (
-                <option key={s}>{s}</option>
+              {CHART_SYMBOLS.map((s) => (
+                <option key={s} value={s}>
+                  {INSTRUMENTS[s].label}
+                </option>
               ))}
             </select>
             <label htmlFor="b-range">Range</label>
             <select id="b-range" value={extra.range} onChange={set('range')}>
-              {['1d', '5d', '1mo', '3mo', '6mo', 'ytd', '1y', '5y'].map((r) => (
+              {CHART_WIDGET_RANGES.map((r) => (
                 <option key={r}>{r}</option>
               ))}
             </select>
@@ -111,7 +115,7 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
         <label htmlFor="b-iframe">Or an iframe</label>
         <textarea id="b-iframe" readOnly value={iframe} data-snippet="iframe" />
         <p className="muted">Preview</p>
-        <iframe key={src} src={src} title={`Gold ${kind} preview`} style={{ width: '100%', height: HEIGHT[kind], border: 0 }} />
+        <iframe key={src} src={src} title={`Gold ${kind} preview`} style={{ width: '100%', height: WIDGETS[kind].height, border: 0 }} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { FX_FALLBACK } from '@/lib/fx-fallback';
 import { originOf } from '@/lib/http/respond';
+import { WIDGETS } from '@/widgets/kinds';
 import { Code } from '../code';
 import { WidgetBuilder } from './builder';
 
@@ -32,9 +33,9 @@ export default async function WidgetsDocs() {
       <WidgetBuilder origin={origin} currencies={currencies} />
       <h2 id="examples">Examples</h2>
       <div className="grid2">
-        <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: 150, border: 0 }} />
-        <iframe src="/widgets/converter?currency=EUR&unit=gram" title="Gold converter example" style={{ width: '100%', height: 330, border: 0 }} />
-        <iframe src="/widgets/chart?range=1y" title="Gold chart example" style={{ width: '100%', height: 340, border: 0 }} />
+        <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: WIDGETS.price.height, border: 0 }} />
+        <iframe src="/widgets/converter?currency=EUR&unit=gram" title="Gold converter example" style={{ width: '100%', height: WIDGETS.converter.height, border: 0 }} />
+        <iframe src="/widgets/chart?range=1y" title="Gold chart example" style={{ width: '100%', height: WIDGETS.chart.height, border: 0 }} />
       </div>
     </>
   );

@@ -1,14 +1,15 @@
-import { chartState, getChart } from '@/lib/chart';
-import { readParams } from '@/lib/http/query';
-import { sendJson } from '@/lib/http/respond';
+import { getChart, chartState } from '@/lib/chart';
+import { isIntradayInterval } from '@/lib/chart-catalog';
+import { parseQuery } from '@/lib/http/query';
+import { sendResult } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
+import { ChartQuery } from '@/lib/schemas/chart';
 
 const route = restRoute({
   state: chartState,
   get: async (req, url) => {
-    const chart = await getChart(readParams(url, ['symbol', 'range', 'interval']));
-    const intraday = chart.interval.endsWith('m') || chart.interval === '1h';
-    return sendJson(req, chart, { cache: `public, max-age=${intraday ? 60 : 300}` });
+    const query = parseQuery(ChartQuery, url);
+    return sendResult(req, await getChart(query), { cache: `public, max-age=${isIntradayInterval(query.interval) ? 60 : 300}` });
   },
 });
 

@@ -1,14 +1,12 @@
-import { readParams } from '@/lib/http/query';
-import { publicOrigin, sendJson } from '@/lib/http/respond';
+import { parseQuery } from '@/lib/http/query';
+import { publicOrigin, sendResult } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
+import { SpotQuery } from '@/lib/schemas/spot';
 import { getSpot, goldState } from '@/lib/spot';
 
 const route = restRoute({
   state: goldState,
-  get: async (req, url) => {
-    const params = readParams(url, ['currency', 'unit', 'compact', 'debug']);
-    return sendJson(req, await getSpot(params, { origin: publicOrigin(req) }), { cache: 'public, max-age=30' });
-  },
+  get: async (req, url) => sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req) }), { cache: 'public, max-age=30' }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

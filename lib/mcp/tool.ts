@@ -1,0 +1,96 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ApiError } from '../http/errors';
+import { DataState, Timestamp } from '../schemas/common';
+import { isUnavailable, type Unavailable } from '../unavailable';
+
+// A tool is data: its name, words, input and output schemas and a body that calls the same lib/
+// function as its REST endpoint. The server registers every tool from this shape, and the docs
+// describe them from it, so there is one description of each.
+//
+// Results: a text summary first, the full JSON second, and `structuredContent` equal to the REST
+// body. Missing data is an ordinary result that says so; invalid arguments and internal failures
+// are `isError` results.
+
+export interface ToolContext {
+  /** Origin of the request, for the links inside REST bodies. */
+  origin: string;
+}
+
+export interface ToolAnswer {
+  body: Record<string, unknown>;
+  summary: string;
+}
+
+export interface Tool<I extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** What it returns, in which units and currency, and how fresh. */
+  description: string;
+  input: I;
+  output: z.ZodObject;
+  run: (args: z.output<I>, ctx: ToolContext) => Promise<ToolAnswer | Unavailable>;
+}
+
+/** Declares a tool with its argument types inferred from its input schema. */
+export function tool<I extends z.ZodObject>(t: Tool<I>): Tool<I> {
+  return t;
+}
+
+/**
+ * A tool's output schema: the REST body, or the REST 503 body when the data is unavailable. The
+ * root stays one plain object (several clients reject anything else): `data_state` and
+ * `updated_at` are required, every other field is typed exactly as REST types it, and a result is
+ * checked to be either the whole REST body or an `error` with its state.
+ */
+export function toolOutput<S extends z.ZodObject>(schema: S) {
+  return schema
+    .partial()
+    .extend({
+      error: z.string().optional().meta({ description: 'Present only when the data is unavailable: why' }),
+      data_state: DataState,
+      updated_at: Timestamp,
+    })
+    .refine((body) => body.error !== undefined || schema.safeParse(body).success, {
+      message: 'A result is either the whole REST body or an unavailable body with `error`',
+    });
+}
+
+function content(summary: string, body: unknown): CallToolResult['content'] {
+  return [
+    { type: 'text', text: summary },
+    { type: 'text', text: JSON.stringify(body) },
+  ];
+}
+
+/** Runs a tool body and turns its outcome into the tool result. */
+export async function answer(run: () => Promise<ToolAnswer | Unavailable>): Promise<CallToolResult> {
+  try {
+    const result = await run();
+    if (isUnavailable(result)) {
+      const summary = `Unavailable: ${result.error} No figure is given rather than an invented one.`;
+      return { content: content(summary, result), structuredContent: result };
+    }
+    return { content: content(result.summary, result.body), structuredContent: result.body };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) {
+      // Name the valid values, unless the message already does.
+      const valid = (err.extra.valid ?? err.extra.supported) as string[] | undefined;
+      const text = valid && !err.message.includes('Valid values') ? `${err.message}. Valid values: ${valid.join(', ')}` : err.message;
+      return { isError: true, content: [{ type: 'text', text }] };
+    }
+    console.error('[mcp] tool failed', err);
+    return { isError: true, content: [{ type: 'text', text: 'Internal failure while reading the data; please retry.' }] };
+  }
+}
+
+/** "fresh as of …", "STALE (… s old, upstream down): as of …" or "unavailable". */
+export function freshness(state: DataState): string {
+  if (state.status === 'unavailable') return 'unavailable';
+  if (state.status === 'stale') return `STALE: last real value as of ${state.as_of}, ${state.age_seconds} s old (upstream down)`;
+  return `fresh, as of ${state.as_of}`;
+}
+
+export function fmt(n: number | null | undefined, digits = 2): string {
+  return n === null || n === undefined ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
+}

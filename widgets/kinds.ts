@@ -1,0 +1,16 @@
+import type { ChartRange } from '../lib/chart-catalog';
+
+// The widgets a publisher can embed, with the frame title and the height a frame starts at before
+// the widget reports its own. embed.js, the widget pages and the docs builder all read them here.
+
+export const WIDGETS = {
+  price: { title: 'Gold price', height: 150 },
+  chart: { title: 'Gold price chart', height: 340 },
+  converter: { title: 'Gold converter', height: 330 },
+} as const;
+export type WidgetName = keyof typeof WIDGETS;
+export const WIDGET_NAMES = Object.keys(WIDGETS) as WidgetName[];
+
+/** The ranges the chart widget offers, each drawn from real bars at a width the upstream keeps for that span. */
+export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y'] as const satisfies readonly ChartRange[];
+export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];

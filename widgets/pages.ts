@@ -1,0 +1,66 @@
+import { CHART_SYMBOLS } from '../lib/chart-catalog';
+import { CHART_CSS, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
+import { CONVERTER_CSS, DIRECTIONS, KARATS, renderConverter, type ConverterOptions } from './converter';
+import { chartHeadline, dayChangePct, spotForWidget } from './data';
+import { CHART_WIDGET_RANGES, WIDGETS } from './kinds';
+import { boundedNumber, flag, parseCommon, pick } from './options';
+import { widgetPage } from './page';
+import { renderPrice, type PriceOptions } from './price';
+
+// Each widget page from its query and the public origin: options parsed against fixed lists, data
+// read from the same lib/ functions the REST endpoints answer from, HTML rendered by the widget.
+
+/** The whole price widget page for a query. */
+export async function pricePage(q: URLSearchParams, origin: string): Promise<string> {
+  const opts: PriceOptions = { ...parseCommon(q), silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
+  const [{ spot, state, currency }, dayChange] = await Promise.all([spotForWidget(opts.currency, opts.unit, origin), dayChangePct()]);
+  opts.currency = currency;
+  const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
+  return widgetPage({
+    name: 'price',
+    title: WIDGETS.price.title,
+    theme: opts.theme,
+    locale: opts.locale,
+    body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin }),
+    config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
+  });
+}
+
+/** The whole chart widget page for a query. */
+export async function chartPage(q: URLSearchParams, origin: string): Promise<string> {
+  const opts: ChartOptions = { ...parseCommon(q), symbol: pick(q.get('symbol'), CHART_SYMBOLS, 'xau'), range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo') };
+  const { latest, currency, state } = await chartHeadline(opts.symbol, origin);
+  const urls = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, seriesUrl(opts.symbol, r)]));
+  return widgetPage({
+    name: 'chart',
+    title: WIDGETS.chart.title,
+    theme: opts.theme,
+    locale: opts.locale,
+    body: renderChart({ opts, latest, latestCurrency: currency, state, origin }),
+    css: CHART_CSS,
+    config: { locale: opts.locale, range: opts.range, urls, currency, state, decimals: isRate(opts.symbol) ? 4 : 2 },
+  });
+}
+
+/** The whole converter widget page for a query. */
+export async function converterPage(q: URLSearchParams, origin: string): Promise<string> {
+  const karat = Number(q.get('karat'));
+  const opts: ConverterOptions = {
+    ...parseCommon(q),
+    amount: boundedNumber(q.get('amount'), 0, 1e12, 1000),
+    direction: pick(q.get('direction'), DIRECTIONS, 'money-to-gold'),
+    karat: (KARATS as readonly number[]).includes(karat) ? (karat as ConverterOptions['karat']) : 24,
+  };
+  const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
+  opts.currency = currency;
+  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin };
+  return widgetPage({
+    name: 'converter',
+    title: WIDGETS.converter.title,
+    theme: opts.theme,
+    locale: opts.locale,
+    body: renderConverter(view),
+    css: CONVERTER_CSS,
+    config: { locale: opts.locale, spotUsdOz: view.spotUsdOz, fxRate: view.fxRate, currency, state, everyS: 30 },
+  });
+}

@@ -1,0 +1,37 @@
+import { publicOrigin } from '../lib/http/respond';
+import { html } from './html';
+import { WIDGETS, type WidgetName } from './kinds';
+import { parseCommon } from './options';
+import { footer, widgetPage, widgetResponse } from './page';
+
+// Every widget page is served through here, as every REST route is through restRoute(): the page
+// is rendered from the query and the public origin, and anything that goes wrong is logged and
+// answered with the widget's own "unavailable" page (503, never cached) instead of the framework's
+// error page inside a publisher's iframe.
+
+export type RenderWidget = (query: URLSearchParams, origin: string) => Promise<string>;
+
+export function widgetRoute(name: WidgetName, maxAgeS: number, render: RenderWidget): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const query = new URL(req.url).searchParams;
+    const origin = publicOrigin(req);
+    try {
+      return widgetResponse(await render(query, origin), maxAgeS);
+    } catch (err) {
+      console.error(`[widget] ${name} failed`, err);
+      return widgetResponse(unavailablePage(name, query, origin), null, 503);
+    }
+  };
+}
+
+function unavailablePage(name: WidgetName, query: URLSearchParams, origin: string): string {
+  const { theme, locale } = parseCommon(query);
+  const { title } = WIDGETS[name];
+  const body = html`<main class="w" aria-label="${title}">
+<div class="h"><span>${title}</span></div>
+<div class="big">Unavailable</div>
+<p>This widget cannot show a figure right now. No number is shown rather than a made-up one; please reload shortly.</p>
+${footer('', origin)}
+</main>`;
+  return widgetPage({ name, title, theme, locale, body, config: {}, script: false });
+}
