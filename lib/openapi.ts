@@ -8,6 +8,7 @@ import { Chart, ChartQuery } from './schemas/chart';
 import historyExample from './data/examples/history.json';
 import chartExample from './data/examples/chart.json';
 import reservesExample from './data/examples/reserves.json';
+import { components } from './schemas/components';
 import { Reserves } from './schemas/reserves';
 import { API_VERSION, VERSION } from './version';
 
@@ -124,7 +125,7 @@ type Json = Record<string, unknown>;
 
 /** zod → JSON Schema for OpenAPI 3.1: named schemas by reference to the components, no draft headers. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
-  const id = z.globalRegistry.get(schema)?.id;
+  const id = components.get(schema)?.id;
   if (id && io === 'output') return { $ref: `#/components/schemas/${id}` };
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
   return clean(out);
@@ -142,8 +143,8 @@ function clean(node: unknown): any {
   return out;
 }
 
-function components(): Json {
-  const all = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+function componentSchemas(): Json {
+  const all = z.toJSONSchema(components, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
     schemas: Json;
   };
   return clean(all.schemas);
@@ -200,6 +201,6 @@ export function openApiDocument(origin: string): Json {
     servers: [{ url: origin }],
     tags: [{ name: 'Prices' }, { name: 'Series' }, { name: 'Reference' }],
     paths,
-    components: { schemas: components() },
+    components: { schemas: componentSchemas() },
   };
 }

@@ -11,6 +11,7 @@ import { History } from '@/lib/schemas/history';
 import { Intraday } from '@/lib/schemas/intraday';
 import { Reserves } from '@/lib/schemas/reserves';
 import { Chart } from '@/lib/schemas/chart';
+import { TOOLS as REGISTERED } from '@/lib/mcp/server';
 
 // The MCP endpoint against the built app over real HTTP: the SDK's own client, raw JSON-RPC,
 // every data state, the rate limit, and a published client that is not ours.
@@ -234,6 +235,11 @@ describe('mcp: every tool through an outage', () => {
     ['get_central_bank_reserves', { country: 'fra' }],
     ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
   ];
+  /** The structured result checked against the tool's own output schema, as a client that validates would. */
+  const expectValid = (name: string, result: unknown) => {
+    const checked = REGISTERED.find((t) => t.name === name)!.output.safeParse(result);
+    expect(checked.success, `${name}: ${checked.error?.message}`).toBe(true);
+  };
   const down = (f: FakeUpstream) => {
     for (const r of ['gold', 'silver', 'fx', 'crypto', 'chart', 'reserves'] as const) f.set(r, { mode: 'refuse' });
   };
@@ -247,6 +253,7 @@ describe('mcp: every tool through an outage', () => {
       for (const [name, args] of TOOLS) {
         const r: any = await client.callTool({ name, arguments: args });
         expect(r.isError, name).toBeFalsy();
+        expectValid(name, r.structuredContent);
         if (name === 'get_central_bank_reserves') {
           expect(r.structuredContent.data_state.source).toBe('snapshot');
           expect(r.content[0].text).toMatch(/snapshot/);
@@ -270,12 +277,17 @@ describe('mcp: every tool through an outage', () => {
       const client = await mcpClient(a);
       await waitFor(async () => (await a.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 1);
       const before: Record<string, any> = {};
-      for (const [name, args] of TOOLS) before[name] = await client.callTool({ name, arguments: args });
+      for (const [name, args] of TOOLS) {
+        before[name] = await client.callTool({ name, arguments: args });
+        expect(before[name].structuredContent.data_state.status, name).toBe('fresh');
+        expectValid(name, before[name].structuredContent);
+      }
       down(f);
       await sleep(4000);
       for (const [name, args] of TOOLS) {
         const r: any = await client.callTool({ name, arguments: args });
         expect(r.isError, name).toBeFalsy();
+        expectValid(name, r.structuredContent);
         if (name === 'get_central_bank_reserves') continue; // monthly data cached 24 h: still fresh
         expect(r.structuredContent.data_state.status, name).toBe('stale');
         expect(r.content[0].text, name).toMatch(/STALE: last real value as of .*, \d+ s old/);

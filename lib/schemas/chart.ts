@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 import { CHART_INTERVALS, CHART_RANGES, CHART_SYMBOLS, reachProblem } from '../chart-catalog';
 import { DataState, Timestamp } from './common';
 import { oneOf } from './query-fields';
@@ -39,5 +40,6 @@ export const Chart = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ id: 'Chart', description: 'OHLCV bars, ascending, from a third-party market data provider' });
+  .meta({ description: 'OHLCV bars, ascending, from a third-party market data provider' })
+  .register(components, { id: 'Chart' });
 export type Chart = z.infer<typeof Chart>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 
 // Shapes shared by every endpoint. These zod schemas are the only description of the API:
 // response types are inferred from them, and the OpenAPI document and MCP tool schemas are
@@ -17,7 +18,8 @@ export const DataState = z
     }),
     age_seconds: z.number().int().nonnegative().nullable().meta({ description: 'Seconds between `as_of` and the response' }),
   })
-  .meta({ id: 'DataState', description: 'Freshness of the primary data of a response, at generation time' });
+  .meta({ description: 'Freshness of the primary data of a response, at generation time' })
+  .register(components, { id: 'DataState' });
 export type DataState = z.infer<typeof DataState>;
 
 export const ErrorBody = z
@@ -28,5 +30,6 @@ export const ErrorBody = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ id: 'Error', description: 'Every REST error' });
+  .meta({ description: 'Every REST error' })
+  .register(components, { id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 import { DataState, Timestamp } from './common';
 
 const Range = z.object({ low: z.number().nullable(), high: z.number().nullable() });
@@ -29,6 +30,7 @@ export const History = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ id: 'History', description: 'Daily gold history with 52-week, range and return statistics' });
+  .meta({ description: 'Daily gold history with 52-week, range and return statistics' })
+  .register(components, { id: 'History' });
 export type History = z.infer<typeof History>;
 export type HistoryPoint = History['points'][number];

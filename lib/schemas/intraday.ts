@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 import { DataState, Timestamp } from './common';
 import { oneOf, wholeNumber } from './query-fields';
 
@@ -31,5 +32,6 @@ export const Intraday = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ id: 'Intraday', description: 'The first-party series: the live spot recorded every 2 minutes, kept 14 days' });
+  .meta({ description: 'The first-party series: the live spot recorded every 2 minutes, kept 14 days' })
+  .register(components, { id: 'Intraday' });
 export type Intraday = z.infer<typeof Intraday>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 import { DataState, Timestamp } from './common';
 
 export const ReserveRow = z
@@ -10,7 +11,7 @@ export const ReserveRow = z
     change_mom_tonnes: z.number().nullable().meta({ description: 'Change from the previous month, tonnes; null when that month is not known' }),
     reporting_month: z.string().meta({ description: 'Month of the figure, YYYY-MM' }),
   })
-  .meta({ id: 'ReserveRow' });
+  .register(components, { id: 'ReserveRow' });
 
 export const Reserves = z
   .object({
@@ -22,6 +23,7 @@ export const Reserves = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ id: 'Reserves', description: 'Central-bank gold holdings by country' });
+  .meta({ description: 'Central-bank gold holdings by country' })
+  .register(components, { id: 'Reserves' });
 export type Reserves = z.infer<typeof Reserves>;
 export type ReserveRow = z.infer<typeof ReserveRow>;

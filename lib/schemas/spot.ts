@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { components } from './components';
 import { UNITS } from '../units';
 import { DataState, Timestamp } from './common';
 import { flag, oneOf } from './query-fields';
@@ -16,7 +17,8 @@ export type SpotQuery = z.infer<typeof SpotQuery>;
 
 export const Groups = z
   .object({ gold: DataState, silver: DataState, fx: DataState, tokens: DataState })
-  .meta({ id: 'Groups', description: 'One data state per data group of the spot response' });
+  .meta({ description: 'One data state per data group of the spot response' })
+  .register(components, { id: 'Groups' });
 
 export const Spot = z
   .object({
@@ -78,5 +80,6 @@ export const Spot = z
       .optional()
       .meta({ description: 'With debug=1 only: cache ages in seconds and the state backend' }),
   })
-  .meta({ id: 'Spot', description: 'Live spot gold with silver, FX, tokens, Bitcoin comparison and statistics' });
+  .meta({ description: 'Live spot gold with silver, FX, tokens, Bitcoin comparison and statistics' })
+  .register(components, { id: 'Spot' });
 export type Spot = z.infer<typeof Spot>;

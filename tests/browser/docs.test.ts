@@ -123,6 +123,31 @@ describe('from the landing page to working code', () => {
     await blank.close();
   });
 
+  it('every chart option the builder offers is one the chart widget shows selected', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/widgets`);
+    await page.selectOption('#b-kind', 'chart');
+    const options = async (sel: string) => page.locator(`${sel} option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const ranges = await options('#b-range');
+    const symbols = await options('#b-symbol');
+    expect(ranges.length).toBeGreaterThan(3);
+    expect(symbols.length).toBeGreaterThan(3);
+    for (const range of ranges) {
+      await page.selectOption('#b-range', range);
+      const src = (await page.inputValue('#b-iframe')).match(/src="([^"]+)"/)![1].replaceAll('&amp;', '&');
+      const html = await (await fetch(src)).text();
+      expect(html, range).toContain(`data-range="${range}" aria-pressed="true"`);
+    }
+    for (const symbol of symbols) {
+      await page.selectOption('#b-symbol', symbol);
+      const src = (await page.inputValue('#b-iframe')).match(/src="([^"]+)"/)![1].replaceAll('&amp;', '&');
+      const html = await (await fetch(src)).text();
+      const label = await page.locator(`#b-symbol option[value="${symbol}"]`).textContent();
+      expect(html, symbol).toContain(`<span>${label!.replace('&', '&amp;')}</span>`);
+    }
+    await page.close();
+  });
+
   it('the MCP page gives a configuration that points at this server', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/docs/mcp`);
