@@ -36,7 +36,7 @@ function feedFor(symbol: ChartSymbol, range: ChartRange, interval: ChartInterval
   return feed;
 }
 
-export async function getChart({ symbol, range, interval }: ChartQuery): Promise<Chart | Unavailable> {
+export async function getChart({ symbol, range, interval }: Pick<ChartQuery, 'symbol' | 'range' | 'interval'>): Promise<Chart | Unavailable> {
   const feed = feedFor(symbol, range, interval);
   const reading = await feed.read();
   const now = Date.now();

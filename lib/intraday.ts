@@ -16,7 +16,7 @@ function seriesState(last: { t: number } | undefined, now: number): DataState {
   return toDataState({ status: late ? 'stale' : 'fresh', asOf: last.t * 1000, source: 'cache' }, now);
 }
 
-export async function getIntraday({ symbol, hours }: IntradayQuery): Promise<Intraday | Unavailable> {
+export async function getIntraday({ symbol, hours }: Pick<IntradayQuery, 'symbol' | 'hours'>): Promise<Intraday | Unavailable> {
   const now = Date.now();
   const to = Math.floor(now / 1000);
   const points = await readWindow(SERIES[symbol], to - hours * 3600, to);

@@ -15,6 +15,9 @@ export function llmsText(origin: string): string {
     '',
     'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',
     '',
+    'Spot also gives the price per karat (24k to 9k) in the currency and unit asked. History, intraday and chart answer CSV with `format=csv` ' +
+      `(for example \`=IMPORTDATA("${origin}/api/v1/history?format=csv")\` in Google Sheets).`,
+    '',
     '## REST API',
     '',
     ...api,

@@ -3,7 +3,8 @@ import { Spot, SpotQuery } from './schemas/spot';
 import spotExample from './data/examples/spot.json';
 import intradayExample from './data/examples/intraday.json';
 import { Intraday, IntradayQuery } from './schemas/intraday';
-import { History } from './schemas/history';
+import { History, HistoryQuery } from './schemas/history';
+import { CSV_TABLES, toCsv, type Table } from './csv';
 import { Chart, ChartQuery } from './schemas/chart';
 import historyExample from './data/examples/history.json';
 import chartExample from './data/examples/chart.json';
@@ -27,6 +28,8 @@ export interface Operation {
   errors: Partial<Record<400 | 405 | 414 | 503, string>>;
   /** Cache-Control of a 200. */
   cache: string;
+  /** The CSV table served with `format=csv`. */
+  csv?: Table<never>;
 }
 
 const COMMON_ERRORS = {
@@ -64,9 +67,10 @@ export const OPERATIONS: Operation[] = [
       '`data_state` describes the latest sample (stale once three samples are missed; unavailable with no sample in the window).',
     tag: 'Series',
     query: IntradayQuery,
+    csv: CSV_TABLES.intraday,
     ok: { schema: Intraday, description: 'The series for the window (empty, with status unavailable, before the first sample)', example: intradayExample },
     errors: {
-      400: 'Invalid `symbol` or `hours` (with `valid`), or a parameter given twice',
+      400: 'Invalid `symbol`, `hours` or `format` (with `valid`), or a parameter given twice',
       ...COMMON_ERRORS,
       503: 'The store that holds the series cannot be reached (distributed mode with KV down)',
     },
@@ -82,8 +86,10 @@ export const OPERATIONS: Operation[] = [
       'with true highs and lows, so the series is the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
       'Cached 6 h; during an outage the last good series is served stale.',
     tag: 'Series',
+    query: HistoryQuery,
+    csv: CSV_TABLES.history,
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
-    errors: { ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
+    errors: { 400: 'Invalid `format` (with `valid`), or a parameter given twice', ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
     cache: 'public, max-age=300',
   },
   {
@@ -97,9 +103,10 @@ export const OPERATIONS: Operation[] = [
       'Cached per combination (intraday 60 s, daily 15 min, weekly and monthly 1 h); stale copy during an outage.',
     tag: 'Series',
     query: ChartQuery,
+    csv: CSV_TABLES.chart,
     ok: { schema: Chart, description: 'The bars, ascending', example: chartExample },
     errors: {
-      400: 'Invalid `symbol`, `range` or `interval` (with `valid`), a combination the upstream cannot serve, or a parameter given twice',
+      400: 'Invalid `symbol`, `range`, `interval` or `format` (with `valid`), a combination the upstream cannot serve, or a parameter given twice',
       ...COMMON_ERRORS,
       503: 'The upstream failed and no copy of this combination is cached',
     },
@@ -170,13 +177,19 @@ function parameters(query: z.ZodObject | undefined): Json[] {
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
-    const responses: Json = {
-      200: {
-        description: op.ok.description,
-        headers: { 'Cache-Control': { description: op.cache, schema: { type: 'string' } } },
-        content: { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } },
-      },
-    };
+    const content: Json = { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } };
+    const headers: Json = { 'Cache-Control': { description: op.cache, schema: { type: 'string' } } };
+    if (op.csv) {
+      // The CSV example is the recorded JSON example's first rows, converted by the same code that serves CSV.
+      const sample = op.ok.example ? toCsv(op.csv, op.ok.example as never).split('\r\n').slice(0, 4).join('\r\n') + '\r\n' : undefined;
+      content['text/csv'] = {
+        schema: { type: 'string', description: `With format=csv: a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC` },
+        ...(sample ? { example: sample } : {}),
+      };
+      headers['X-Data-State'] = { description: 'CSV only: `data_state.status` of the series (fresh, stale or unavailable)', schema: { type: 'string' } };
+      headers['X-Updated-At'] = { description: 'CSV only: when the answer was generated (ISO 8601)', schema: { type: 'string' } };
+    }
+    const responses: Json = { 200: { description: op.ok.description, headers, content } };
     for (const [status, description] of Object.entries(op.errors)) {
       // `Error` is the id of ErrorBody in lib/schemas/common.ts, registered with every other named schema.
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

@@ -5,6 +5,7 @@ import type { Reading } from './freshness';
 import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
 import type { Spot, SpotQuery } from './schemas/spot';
+import { KARATS, purity } from './karats';
 import { stats } from './stats';
 import { storeStatus } from './store';
 import { unavailable, type Unavailable } from './unavailable';
@@ -66,8 +67,10 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
 
   const updatedAt = new Date(now).toISOString();
   const dataState = toDataState(gold, now);
+  const perUnitPrice = perUnit(spot * rate, q.unit);
   const body: Spot = {
-    xau: { price: round(perUnit(spot * rate, q.unit), UNIT_DECIMALS[q.unit]), currency: q.currency, unit: UNIT_LABEL[q.unit] },
+    xau: { price: round(perUnitPrice, UNIT_DECIMALS[q.unit]), currency: q.currency, unit: UNIT_LABEL[q.unit] },
+    karats: Object.fromEntries(KARATS.map((k) => [`${k}k`, round(perUnitPrice * purity(k), UNIT_DECIMALS[q.unit])])) as Spot['karats'],
     spot_usd_oz: spot,
     per_gram_usd: round(spot / GRAMS_PER_OZ, 4),
     per_kg_usd: round(perKg, 2),

@@ -59,6 +59,17 @@ describe('spot: every field from the upstream inputs', () => {
     });
   }
 
+  for (const [asked, code, unit] of cases) {
+    it(`karats in ${asked} per ${unit}: spot × fx × unit × karat ÷ 24, rounded once`, async () => {
+      const { body } = await app.json(`/api/v1/spot?currency=${asked}&unit=${unit}&compact=1`);
+      const perOz = gold.price * fx.rates[code];
+      const perUnit = unit === 'gram' ? perOz / G_PER_OZ : unit === 'kg' ? perOz * OZ_PER_KG : perOz;
+      expect(Object.keys(body.karats)).toEqual(['24k', '22k', '21k', '18k', '14k', '10k', '9k']);
+      for (const [key, value] of Object.entries(body.karats)) expectRounded(value as number, (perUnit * parseInt(key, 10)) / 24, unit === 'gram' ? 4 : 2);
+      expect(body.karats['24k']).toBe(body.xau.price);
+    });
+  }
+
   it('derived fields follow decisions §3', async () => {
     const { body } = await app.json('/api/v1/spot');
     const spot = gold.price;

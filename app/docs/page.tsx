@@ -13,6 +13,8 @@ export default async function Docs() {
       <p className="lead">No key, no account, no SDK. Every endpoint is a GET that answers JSON, with CORS open so a browser can call it directly.</p>
       <ul className="toc">
         <li><a href="#first">First request</a></li>
+        <li><a href="#karats">Prices by karat</a></li>
+        <li><a href="#spreadsheets">Spreadsheets (CSV)</a></li>
         <li><a href="#freshness">Freshness</a></li>
         <li><a href="#errors">Errors</a></li>
         <li><a href="#caching">Caching and fair use</a></li>
@@ -31,6 +33,25 @@ if (spot.data_state.status === 'unavailable') {
       <p>
         The <a href="/docs/api">API reference</a> lists every endpoint, parameter and error; the same contract is machine-readable at{' '}
         <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI 3.1), and <a href="/llms.txt">/llms.txt</a> maps the site for language models.
+      </p>
+
+      <h2 id="karats">Prices by karat</h2>
+      <p>
+        Spot carries <code>karats</code>: the price of 24k, 22k, 21k, 18k, 14k, 10k and 9k gold (purity karat ÷ 24) in the currency and unit
+        you ask for, rounded as <code>xau.price</code>. 22k per gram in Indian rupees:
+      </p>
+      <Code title="curl">{`curl '${origin}/api/v1/spot?currency=INR&unit=gram&compact=1'   # then read karats["22k"]`}</Code>
+
+      <h2 id="spreadsheets">Spreadsheets (CSV)</h2>
+      <p>
+        History, intraday and chart answer CSV with <code>format=csv</code>: a header row and one row per point, times in ISO 8601 UTC. The
+        freshness travels in the <code>X-Data-State</code> and <code>X-Updated-At</code> headers; errors stay JSON. In Google Sheets, five years
+        of daily gold in one formula:
+      </p>
+      <Code title="Google Sheets">{`=IMPORTDATA("${origin}/api/v1/history?format=csv")`}</Code>
+      <p>
+        Columns: history <code>date,close,high,low</code>; intraday <code>time,price</code>; chart <code>time,open,high,low,close,volume</code>.
+        In Excel, use Data → From Web with the same address.
       </p>
 
       <h2 id="freshness">Freshness: fresh, stale, unavailable</h2>

@@ -1,3 +1,5 @@
+import { toCsv, type Table } from '../csv';
+import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../unavailable';
 
 // JSON responses with the headers every REST response carries. Compression is negotiated for
@@ -7,6 +9,8 @@ export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
   'Access-Control-Max-Age': '86400',
+  // Lets a browser read the freshness of a CSV answer.
+  'Access-Control-Expose-Headers': 'X-Data-State, X-Updated-At',
 } as const;
 
 export interface SendOptions {
@@ -36,6 +40,20 @@ export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): 
 /** A core answer: the data (200, cacheable) or, when nothing real is held, the 503 body (never cached). */
 export function sendResult(req: Request, result: object | Unavailable, opts: SendOptions = {}): Response {
   return isUnavailable(result) ? sendJson(req, result, { status: 503 }) : sendJson(req, result, opts);
+}
+
+/** A series answer as JSON, or as CSV when `csv` is given: the freshness then rides in headers. Errors stay JSON. */
+export function sendSeries<B extends { data_state: DataState; updated_at: string }>(
+  req: Request,
+  result: B | Unavailable,
+  opts: SendOptions & { csv?: Table<B> },
+): Response {
+  if (isUnavailable(result) || !opts.csv) return sendResult(req, result, opts);
+  return send(req, toCsv(opts.csv, result), {
+    ...opts,
+    contentType: 'text/csv; charset=utf-8',
+    headers: { ...opts.headers, 'X-Data-State': result.data_state.status, 'X-Updated-At': result.updated_at },
+  });
 }
 
 /** The origin the client used (behind a proxy, the forwarded one), for absolute links. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { components } from './components';
 import { CHART_INTERVALS, CHART_RANGES, CHART_SYMBOLS, reachProblem } from '../chart-catalog';
+import { FORMATS } from '../csv';
 import { DataState, Timestamp } from './common';
 import { oneOf } from './query-fields';
 
@@ -11,6 +12,7 @@ export const ChartQuery = z
     interval: oneOf('interval', CHART_INTERVALS).default('1d').meta({
       description: 'Bar width. 1m reaches back about 8 days, 2m–90m about 60 days, 60m/1h about 730 days; daily and longer have no limit',
     }),
+    format: oneOf('format', FORMATS).default('json').meta({ description: '`csv`: `time,open,high,low,close,volume`, one row per bar' }),
   })
   .superRefine((q, ctx) => {
     const problem = reachProblem(q.range, q.interval);

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { components } from './components';
+import { FORMATS } from '../csv';
 import { DataState, Timestamp } from './common';
+import { oneOf } from './query-fields';
+
+export const HistoryQuery = z.object({
+  format: oneOf('format', FORMATS).default('json').meta({ description: '`csv`: `date,close,high,low`, one row per trading day' }),
+});
 
 const Range = z.object({ low: z.number().nullable(), high: z.number().nullable() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { components } from './components';
+import { KARAT_KEYS, type KaratKey } from '../karats';
 import { UNITS } from '../units';
 import { DataState, Timestamp } from './common';
 import { flag, oneOf } from './query-fields';
@@ -27,6 +28,9 @@ export const Spot = z
       currency: z.string().meta({ description: 'ISO 4217 code, upper case' }),
       unit: z.enum(['troy_oz', 'gram', 'kg']),
     }),
+    karats: z
+      .object(Object.fromEntries(KARAT_KEYS.map((k) => [k, z.number()])) as Record<KaratKey, z.ZodNumber>)
+      .meta({ description: 'Gold of each purity (karat ÷ 24) in `currency` per `unit`, rounded as `xau.price`' }),
     spot_usd_oz: usd('XAU/USD per troy ounce, unrounded as the upstream gave it'),
     per_gram_usd: usd('USD per gram (4 decimals)'),
     per_kg_usd: usd('USD per kilogram (2 decimals)'),

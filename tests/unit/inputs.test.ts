@@ -14,6 +14,7 @@ import { MCP_RANGE_TO_CHART } from '@/lib/mcp/ranges';
 import { createGoldServer } from '@/lib/mcp/server';
 import { OPERATIONS, openApiDocument } from '@/lib/openapi';
 import { ChartQuery } from '@/lib/schemas/chart';
+import { HistoryQuery } from '@/lib/schemas/history';
 import { IntradayQuery } from '@/lib/schemas/intraday';
 import { SpotQuery } from '@/lib/schemas/spot';
 
@@ -34,14 +35,14 @@ const url = (q: string) => new URL(`http://t/x?${q}`);
 
 describe('parseQuery', () => {
   it('applies defaults, reads list values case-insensitively and whole numbers from digits', () => {
-    expect(parseQuery(IntradayQuery, url(''))).toEqual({ symbol: 'xau', hours: 24 });
-    expect(parseQuery(IntradayQuery, url('symbol=XAG&hours=6'))).toEqual({ symbol: 'xag', hours: 6 });
+    expect(parseQuery(IntradayQuery, url(''))).toEqual({ symbol: 'xau', hours: 24, format: 'json' });
+    expect(parseQuery(IntradayQuery, url('symbol=XAG&hours=6&format=CSV'))).toEqual({ symbol: 'xag', hours: 6, format: 'csv' });
     expect(parseQuery(SpotQuery, url('unit=GRAM&currency=eur'))).toMatchObject({ unit: 'gram', currency: 'eur' });
-    expect(parseQuery(ChartQuery, url('symbol=SP500&range=1y&interval=1wk'))).toEqual({ symbol: 'sp500', range: '1y', interval: '1wk' });
+    expect(parseQuery(ChartQuery, url('symbol=SP500&range=1y&interval=1wk'))).toEqual({ symbol: 'sp500', range: '1y', interval: '1wk', format: 'json' });
   });
 
   it('ignores unknown parameters and treats empty as absent', () => {
-    expect(parseQuery(IntradayQuery, url('cachebust=123&hours='))).toEqual({ symbol: 'xau', hours: 24 });
+    expect(parseQuery(IntradayQuery, url('cachebust=123&hours='))).toEqual({ symbol: 'xau', hours: 24, format: 'json' });
   });
 
   it('refuses a parameter given twice', () => {
@@ -112,7 +113,7 @@ function openApiEnums(): Map<string, string[]> {
 }
 
 describe('OpenAPI, REST validation and MCP inputs agree', () => {
-  const QUERIES = { '/api/v1/spot': SpotQuery, '/api/v1/intraday': IntradayQuery, '/api/v1/chart': ChartQuery } as const;
+  const QUERIES = { '/api/v1/spot': SpotQuery, '/api/v1/intraday': IntradayQuery, '/api/v1/chart': ChartQuery, '/api/v1/history': HistoryQuery } as const;
 
   it('REST accepts every value the OpenAPI document lists and refuses one it does not', () => {
     const enums = openApiEnums();

@@ -9,7 +9,8 @@ export const getCentralBankReserves = tool({
   description:
     'Official gold holdings by country in metric tonnes, ranked, with the month each figure is for and the month-over-month change where ' +
     'two consecutive months are known (IMF monthly data via DBnomics, merged into a World Gold Council snapshot that also serves when the ' +
-    'live source fails). Filter with country (name part or ISO3).',
+    'live source fails). Monthly figures, refreshed daily; data_state is fresh from the live source, or stale with source snapshot ' +
+    'when only the bundled table is available. Filter with country (name part or ISO3).',
   input: z.object({
     country: z
       .string()

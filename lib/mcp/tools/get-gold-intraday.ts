@@ -9,8 +9,9 @@ export const getGoldIntraday = tool({
   description:
     'The first-party series this service records: the live gold (xau) or silver (xag) spot in USD per troy ounce, sampled every 2 minutes ' +
     'and kept 14 days, for the last 1 to 48 hours. Only real samples, oldest first; gaps mean the upstream was down. coverage_seconds says how ' +
-    'much of the window is covered. data_state describes the latest sample.',
-  input: IntradayQuery,
+    'much of the window is covered. data_state describes the latest sample: fresh while samples arrive, stale once three are missed while the market is open.',
+  // The REST query without `format`: a tool result is always JSON.
+  input: IntradayQuery.omit({ format: true }),
   output: toolOutput(Intraday),
   run: async ({ symbol, hours }) => {
     const body = await getIntraday({ symbol, hours });

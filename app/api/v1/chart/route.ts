@@ -1,7 +1,8 @@
 import { getChart, chartState } from '@/lib/chart';
 import { isIntradayInterval } from '@/lib/chart-catalog';
+import { CSV_TABLES } from '@/lib/csv';
 import { parseQuery } from '@/lib/http/query';
-import { sendResult } from '@/lib/http/respond';
+import { sendSeries } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 import { ChartQuery } from '@/lib/schemas/chart';
 
@@ -9,7 +10,10 @@ const route = restRoute({
   state: chartState,
   get: async (req, url) => {
     const query = parseQuery(ChartQuery, url);
-    return sendResult(req, await getChart(query), { cache: `public, max-age=${isIntradayInterval(query.interval) ? 60 : 300}` });
+    return sendSeries(req, await getChart(query), {
+      cache: `public, max-age=${isIntradayInterval(query.interval) ? 60 : 300}`,
+      csv: query.format === 'csv' ? CSV_TABLES.chart : undefined,
+    });
   },
 });
 

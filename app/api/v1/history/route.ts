@@ -1,11 +1,17 @@
+import { CSV_TABLES } from '@/lib/csv';
 import { getHistory, historyState } from '@/lib/history';
-import { sendResult } from '@/lib/http/respond';
+import { parseQuery } from '@/lib/http/query';
+import { sendSeries } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
+import { HistoryQuery } from '@/lib/schemas/history';
 
 const route = restRoute({
   state: historyState,
-  // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
-  get: async (req) => sendResult(req, await getHistory(), { cache: 'public, max-age=300' }),
+  get: async (req, url) => {
+    const query = parseQuery(HistoryQuery, url);
+    // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
+    return sendSeries(req, await getHistory(), { cache: 'public, max-age=300', csv: query.format === 'csv' ? CSV_TABLES.history : undefined });
+  },
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;
