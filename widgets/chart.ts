@@ -1,6 +1,7 @@
 import type { DataState } from '../lib/schemas/common';
-import { ago, money, number } from './format';
+import { fill, money, number, updated, type Words } from './format';
 import { html, type SafeHtml } from './html';
+import type { Strings } from './i18n';
 import type { CommonOptions } from './options';
 import { staleBadge } from './price';
 
@@ -13,10 +14,14 @@ export type ChartWidgetSymbol = (typeof CHART_WIDGET_SYMBOLS)[number];
 export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y'] as const;
 export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];
 
-export const SYMBOL_LABEL: Record<ChartWidgetSymbol, string> = {
-  xau: 'Gold', silver: 'Silver', bitcoin: 'Bitcoin', sp500: 'S&P 500', nasdaq: 'Nasdaq', dxy: 'US dollar index',
-  eurusd: 'EUR/USD', oil: 'WTI crude oil', platinum: 'Platinum', palladium: 'Palladium',
+/** Each asset's name in the page's language; index and pair names read the same everywhere. */
+const SYMBOL_NAME: Record<ChartWidgetSymbol, (t: Strings) => string> = {
+  xau: (t) => t.gold, silver: (t) => t.silver, bitcoin: (t) => t.bitcoin, sp500: () => 'S&P 500', nasdaq: () => 'Nasdaq',
+  dxy: (t) => t.dxy, eurusd: () => 'EUR/USD', oil: (t) => t.oil, platinum: (t) => t.platinum, palladium: (t) => t.palladium,
 };
+const symbolLabel = (symbol: ChartWidgetSymbol, t: Strings) => SYMBOL_NAME[symbol](t);
+
+const RANGE_KEY = { '1d': 'r1d', '5d': 'r5d', '1mo': 'r1mo', '3mo': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const;
 
 /** The API request behind each range: real bars only, at a width the upstream keeps for that span. */
 export function seriesUrl(symbol: ChartWidgetSymbol, range: ChartWidgetRange): string {
@@ -37,23 +42,28 @@ export interface ChartView {
   latestCurrency: string;
   state: DataState;
   origin: string;
+  words: Words;
 }
 
 export function renderChart(v: ChartView): SafeHtml {
   const o = v.opts;
-  const badge = staleBadge(v.state, o.locale);
+  const t = v.words.t;
+  const badge = staleBadge(v.state, v.words);
   const headline = v.latest === null ? '' : o.symbol === 'eurusd' || o.symbol === 'dxy' ? number(v.latest, o.locale, 4) : money(v.latest, v.latestCurrency, o.locale);
-  return html`<main class="w" aria-label="${SYMBOL_LABEL[o.symbol]} price chart">
-<div class="h"><span>${SYMBOL_LABEL[o.symbol]}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
+  return html`<main class="w" aria-label="${chartTitle(o.symbol, t)}">
+<div class="h"><span>${symbolLabel(o.symbol, t)}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price">${headline}</div>
-<div class="ranges" role="group" aria-label="Range">${CHART_WIDGET_RANGES.map(
-    (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${r.toUpperCase()}</button>`,
+<div class="ranges" role="group" aria-label="${t.range}">${CHART_WIDGET_RANGES.map(
+    (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${t[RANGE_KEY[r]]}</button>`,
   )}</div>
 <div class="chart" data-f="chart"></div>
 <div class="row"><span data-f="cross" aria-live="polite"></span></div>
-<div class="foot"><span data-f="fresh">${v.state.age_seconds === null ? '' : `updated ${ago(v.state.age_seconds, o.locale)}`}</span><a href="${v.origin}/" target="_blank" rel="noopener">Gold API</a></div>
-<noscript><p>The chart needs JavaScript; the price above is live as of loading.</p></noscript>
+<div class="foot"><span data-f="fresh">${v.state.age_seconds === null ? '' : updated(v.words, v.state.age_seconds)}</span><a href="${v.origin}/" target="_blank" rel="noopener">Gold API</a></div>
+<noscript><p>${t.chartNoscript}</p></noscript>
 </main>`;
 }
+
+/** "Gold price chart", for the page title and its landmark. */
+export const chartTitle = (symbol: ChartWidgetSymbol, t: Strings) => fill(t.chartTitle, { name: symbolLabel(symbol, t) });
 
 export const CHART_CSS = `.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}`;

@@ -1,8 +1,9 @@
 import { toDataState } from '@/lib/data-state';
 import { getChart } from '@/lib/chart';
 import { publicOrigin } from '@/lib/http/respond';
-import { CHART_CSS, CHART_WIDGET_RANGES, CHART_WIDGET_SYMBOLS, renderChart, seriesUrl, type ChartOptions } from '@/widgets/chart';
+import { CHART_CSS, CHART_WIDGET_RANGES, CHART_WIDGET_SYMBOLS, chartTitle, renderChart, seriesUrl, type ChartOptions } from '@/widgets/chart';
 import { spotForWidget } from '@/widgets/data';
+import { textFor } from '@/widgets/i18n';
 import { parseCommon, pick } from '@/widgets/options';
 import { widgetPage, widgetResponse } from '@/widgets/page';
 
@@ -29,13 +30,14 @@ export async function GET(req: Request): Promise<Response> {
     currency = chart?.currency ?? 'USD';
     if (chart) state = chart.data_state;
   }
+  const text = textFor(opts.locale);
   const urls = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, seriesUrl(opts.symbol, r)]));
   const page = widgetPage({
     name: 'chart',
-    title: 'Gold price chart',
+    title: chartTitle(opts.symbol, text.t),
     theme: opts.theme,
-    locale: opts.locale,
-    body: renderChart({ opts, latest, latestCurrency: currency, state, origin }),
+    text,
+    body: renderChart({ opts, latest, latestCurrency: currency, state, origin, words: text }),
     css: CHART_CSS,
     config: { locale: opts.locale, range: opts.range, urls, currency, state, decimals: opts.symbol === 'eurusd' || opts.symbol === 'dxy' ? 4 : 2 },
   });

@@ -1,6 +1,7 @@
 import { publicOrigin } from '@/lib/http/respond';
 import { DIRECTIONS, KARATS, CONVERTER_CSS, renderConverter, type ConverterOptions } from '@/widgets/converter';
 import { spotForWidget } from '@/widgets/data';
+import { textFor } from '@/widgets/i18n';
 import { boundedNumber, parseCommon, pick } from '@/widgets/options';
 import { widgetPage, widgetResponse } from '@/widgets/page';
 
@@ -16,12 +17,13 @@ export async function GET(req: Request): Promise<Response> {
   const origin = publicOrigin(req);
   const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
   opts.currency = currency;
-  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin };
+  const text = textFor(opts.locale);
+  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin, words: text };
   const page = widgetPage({
     name: 'converter',
-    title: 'Gold converter',
+    title: text.t.converterTitle,
     theme: opts.theme,
-    locale: opts.locale,
+    text,
     body: renderConverter(view),
     css: CONVERTER_CSS,
     config: { locale: opts.locale, spotUsdOz: view.spotUsdOz, fxRate: view.fxRate, currency, state, everyS: 30 },

@@ -1,6 +1,7 @@
 import { getHistory } from '@/lib/history';
 import { publicOrigin } from '@/lib/http/respond';
 import { spotForWidget } from '@/widgets/data';
+import { textFor } from '@/widgets/i18n';
 import { flag, parseCommon } from '@/widgets/options';
 import { widgetPage, widgetResponse } from '@/widgets/page';
 import { renderPrice } from '@/widgets/price';
@@ -12,13 +13,14 @@ export async function GET(req: Request): Promise<Response> {
   const origin = publicOrigin(req);
   const { spot, state, currency } = await spotForWidget(opts.currency, opts.unit, origin);
   opts.currency = currency;
-  const body = renderPrice({ opts, spot, state, dayChangePct: await dayChange(), origin });
+  const text = textFor(opts.locale);
+  const body = renderPrice({ opts, spot, state, dayChangePct: await dayChange(), origin, words: text });
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
   const page = widgetPage({
     name: 'price',
-    title: 'Gold price',
+    title: text.t.priceTitle,
     theme: opts.theme,
-    locale: opts.locale,
+    text,
     body,
     config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
   });
