@@ -5,24 +5,29 @@ import useSWR from 'swr';
 import { apiFetcher } from './fetcher';
 
 interface Intraday {
-  points: { t: number; p: number }[];
+  points?: { t: number; p: number }[];
 }
+/** A 503 body has `error` and no points. */
 interface History {
-  points: { d: string; c: number }[];
+  points?: { d: string; c: number }[];
+  error?: string;
 }
 
 /** A small chart: the recorded intraday series when it holds a few hours, else the last 3 months of daily closes. */
 export function MiniChart() {
   const box = useRef<HTMLDivElement>(null);
   const intraday = useSWR<Intraday>('/api/v1/intraday?hours=24', apiFetcher, { refreshInterval: 120_000 });
-  const useIntraday = (intraday.data?.points.length ?? 0) >= 30;
-  const history = useSWR<History>(intraday.data && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+  const useIntraday = (intraday.data?.points?.length ?? 0) >= 30;
+  const intradaySettled = intraday.data !== undefined || intraday.error !== undefined;
+  const history = useSWR<History>(intradaySettled && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+  // Say why the panel is empty rather than leave it blank.
+  const historyProblem = useIntraday ? null : history.error ? String(history.error.message) : history.data && !history.data.points ? (history.data.error ?? 'no data') : null;
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const points = useIntraday
-      ? intraday.data!.points.map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
+      ? intraday.data!.points!.map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
       : (history.data?.points ?? []).slice(-66).map((x) => ({ time: x.d, value: x.c }));
     if (points.length < 2) return;
     const dark = matchMedia('(prefers-color-scheme: dark)').matches;
@@ -43,7 +48,14 @@ export function MiniChart() {
   return (
     <figure className="card" style={{ margin: 0 }}>
       <figcaption className="muted">{label}</figcaption>
-      <div ref={box} className="chart" />
+      {historyProblem === null ? (
+        <div ref={box} className="chart" />
+      ) : (
+        <div role="status" className="chart">
+          <strong>History unavailable</strong>
+          <p className="muted">{historyProblem}</p>
+        </div>
+      )}
     </figure>
   );
 }

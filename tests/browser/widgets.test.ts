@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { fill } from '@/widgets/format';
+import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
@@ -146,7 +148,7 @@ describe('price widget: change over the day', () => {
       (v) => new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100),
       pct,
     );
-    expect(await page.textContent('[data-f="change"]')).toBe(`${expected} on the day`);
+    expect(await page.textContent('[data-f="change"]')).toBe(fill(STRINGS.fr.dayChange, { pct: expected }));
     await page.close();
   });
 });
