@@ -5,6 +5,11 @@ import { useMemo, useState } from 'react';
 
 type Kind = 'price' | 'chart' | 'converter';
 const HEIGHT: Record<Kind, number> = { price: 150, chart: 340, converter: 330 };
+/** One locale per language the widgets speak (any other locale gets English words with its own number formats). */
+const LOCALES = [
+  ['en-US', 'English'], ['en-GB', 'English'], ['de-DE', 'Deutsch'], ['fr-FR', 'Français'], ['es-ES', 'Español'], ['it-IT', 'Italiano'],
+  ['pt-BR', 'Português'], ['tr-TR', 'Türkçe'], ['ar-AE', 'العربية'], ['hi-IN', 'हिन्दी'], ['zh-CN', '中文'], ['ja-JP', '日本語'],
+] as const;
 
 export function WidgetBuilder({ origin, currencies }: { origin: string; currencies: string[] }) {
   const [kind, setKind] = useState<Kind>('price');
@@ -57,10 +62,12 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
           <option value="light">light</option>
           <option value="dark">dark</option>
         </select>
-        <label htmlFor="b-locale">Locale (numbers and dates)</label>
+        <label htmlFor="b-locale">Language and locale</label>
         <select id="b-locale" value={locale} onChange={(e) => setLocale(e.target.value)}>
-          {['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'ja-JP', 'zh-CN', 'hi-IN', 'ar-AE', 'pt-BR', 'tr-TR'].map((l) => (
-            <option key={l}>{l}</option>
+          {LOCALES.map(([l, name]) => (
+            <option key={l} value={l}>
+              {l} ({name})
+            </option>
           ))}
         </select>
         {kind === 'price' ? (
