@@ -644,5 +644,15 @@ export interface WidgetText {
 export function textFor(locale: string): WidgetText {
   const language = languageOf(locale);
   if (!language) return { lang: 'en', dir: 'ltr', t: en };
-  return { lang: locale, dir: RTL.includes(language) ? 'rtl' : 'ltr', t: STRINGS[language] };
+  return { lang: ownScript(locale, language), dir: RTL.includes(language) ? 'rtl' : 'ltr', t: STRINGS[language] };
+}
+
+/** Our Chinese is written in simplified characters: a locale that implies traditional ones (zh-TW) gets the script named (zh-Hans-TW). */
+function ownScript(locale: string, language: Language): string {
+  if (language !== 'zh') return locale;
+  try {
+    return new Intl.Locale(locale).maximize().script === 'Hans' ? locale : new Intl.Locale(locale, { script: 'Hans' }).toString();
+  } catch {
+    return 'zh-Hans';
+  }
 }

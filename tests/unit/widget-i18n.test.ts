@@ -93,6 +93,10 @@ describe('the language of a locale', () => {
     expect(textFor('de-DE')).toEqual({ lang: 'de-DE', dir: 'ltr', t: STRINGS.de });
     expect(textFor('ar-EG')).toEqual({ lang: 'ar-EG', dir: 'rtl', t: STRINGS.ar });
     expect(textFor('hi-IN').dir).toBe('ltr');
+    expect(textFor('zh-CN').lang).toBe('zh-CN');
+    // Simplified characters under a Taiwanese locale: the script is named so fonts and relative times match the words.
+    expect(textFor('zh-TW')).toEqual({ lang: 'zh-Hans-TW', dir: 'ltr', t: STRINGS.zh });
+    expect(textFor('zh-Hant-HK').lang).toBe('zh-Hans-HK');
   });
 
   it('falls back to English words (and lang="en") for an unknown language', () => {
