@@ -12,17 +12,17 @@ export type ChartRange = (typeof CHART_RANGES)[number];
 export const CHART_INTERVALS = ['1m', '2m', '5m', '15m', '30m', '60m', '90m', '1h', '1d', '5d', '1wk', '1mo'] as const;
 export type ChartInterval = (typeof CHART_INTERVALS)[number];
 
-export const INSTRUMENTS: Record<ChartSymbol, { ticker: string; name: string; label: string }> = {
-  xau: { ticker: 'GC=F', name: 'COMEX gold futures', label: 'Gold' },
-  silver: { ticker: 'SI=F', name: 'COMEX silver futures', label: 'Silver' },
-  bitcoin: { ticker: 'BTC-USD', name: 'Bitcoin in USD', label: 'Bitcoin' },
-  sp500: { ticker: '^GSPC', name: 'S&P 500 index', label: 'S&P 500' },
-  nasdaq: { ticker: '^IXIC', name: 'Nasdaq Composite index', label: 'Nasdaq' },
-  dxy: { ticker: 'DX-Y.NYB', name: 'US Dollar Index', label: 'US dollar index' },
-  eurusd: { ticker: 'EURUSD=X', name: 'EUR/USD', label: 'EUR/USD' },
-  oil: { ticker: 'CL=F', name: 'WTI crude oil futures', label: 'WTI crude oil' },
-  platinum: { ticker: 'PL=F', name: 'NYMEX platinum futures', label: 'Platinum' },
-  palladium: { ticker: 'PA=F', name: 'NYMEX palladium futures', label: 'Palladium' },
+export const INSTRUMENTS: Record<ChartSymbol, { ticker: string; name: string }> = {
+  xau: { ticker: 'GC=F', name: 'COMEX gold futures' },
+  silver: { ticker: 'SI=F', name: 'COMEX silver futures' },
+  bitcoin: { ticker: 'BTC-USD', name: 'Bitcoin in USD' },
+  sp500: { ticker: '^GSPC', name: 'S&P 500 index' },
+  nasdaq: { ticker: '^IXIC', name: 'Nasdaq Composite index' },
+  dxy: { ticker: 'DX-Y.NYB', name: 'US Dollar Index' },
+  eurusd: { ticker: 'EURUSD=X', name: 'EUR/USD' },
+  oil: { ticker: 'CL=F', name: 'WTI crude oil futures' },
+  platinum: { ticker: 'PL=F', name: 'NYMEX platinum futures' },
+  palladium: { ticker: 'PA=F', name: 'NYMEX palladium futures' },
 };
 
 /** Minute and hourly bars: they move by the minute and the upstream keeps them only so long. */

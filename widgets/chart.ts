@@ -1,7 +1,8 @@
-import { INSTRUMENTS, type ChartSymbol } from '../lib/chart-catalog';
+import type { ChartSymbol } from '../lib/chart-catalog';
 import type { DataState } from '../lib/schemas/common';
-import { ago, money, number } from './format';
+import { fill, money, number, updated, type Words } from './format';
 import { html, type SafeHtml } from './html';
+import type { Strings } from './i18n';
 import { CHART_WIDGET_RANGES, type ChartWidgetRange } from './kinds';
 import type { CommonOptions } from './options';
 import { footer } from './page';
@@ -10,6 +11,15 @@ import { staleBadge } from './price';
 // The chart widget: the headline price (server-rendered) and a lightweight-charts line over the
 // chosen range, drawn by its script from the public API: the first-party intraday series for one
 // day of gold or silver, the chart endpoint for everything else.
+
+/** Each asset's name in the page's language; index and pair names read the same everywhere. */
+const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
+  xau: (t) => t.gold, silver: (t) => t.silver, bitcoin: (t) => t.bitcoin, sp500: () => 'S&P 500', nasdaq: () => 'Nasdaq',
+  dxy: (t) => t.dxy, eurusd: () => 'EUR/USD', oil: (t) => t.oil, platinum: (t) => t.platinum, palladium: (t) => t.palladium,
+};
+const symbolLabel = (symbol: ChartSymbol, t: Strings) => SYMBOL_NAME[symbol](t);
+
+const RANGE_KEY = { '1d': 'r1d', '5d': 'r5d', '1mo': 'r1mo', '3mo': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const satisfies Record<ChartWidgetRange, keyof Strings>;
 
 /** The API request behind each range: real bars only, at a width the upstream keeps for that span. */
 export function seriesUrl(symbol: ChartSymbol, range: ChartWidgetRange): string {
@@ -30,25 +40,29 @@ export interface ChartView {
   latestCurrency: string;
   state: DataState;
   origin: string;
+  words: Words;
 }
 
 export function renderChart(v: ChartView): SafeHtml {
   const o = v.opts;
-  const badge = staleBadge(v.state, o.locale);
+  const t = v.words.t;
+  const badge = staleBadge(v.state, v.words);
   const headline = v.latest === null ? '' : isRate(o.symbol) ? number(v.latest, o.locale, 4) : money(v.latest, v.latestCurrency, o.locale);
-  const label = INSTRUMENTS[o.symbol].label;
-  return html`<main class="w" aria-label="${label} price chart">
-<div class="h"><span>${label}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
+  return html`<main class="w" aria-label="${chartTitle(o.symbol, t)}">
+<div class="h"><span>${symbolLabel(o.symbol, t)}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price">${headline}</div>
-<div class="ranges" role="group" aria-label="Range">${CHART_WIDGET_RANGES.map(
-    (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${r.toUpperCase()}</button>`,
+<div class="ranges" role="group" aria-label="${t.range}">${CHART_WIDGET_RANGES.map(
+    (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${t[RANGE_KEY[r]]}</button>`,
   )}</div>
 <div class="chart" data-f="chart"></div>
 <div class="row"><span data-f="cross" aria-live="polite"></span></div>
-${footer(v.state.age_seconds === null ? '' : `updated ${ago(v.state.age_seconds, o.locale)}`, v.origin)}
-<noscript><p>The chart needs JavaScript; the price above is live as of loading.</p></noscript>
+${footer(v.state.age_seconds === null ? '' : updated(v.words, v.state.age_seconds), v.origin)}
+<noscript><p>${t.chartNoscript}</p></noscript>
 </main>`;
 }
+
+/** "Gold price chart", for the page title and its landmark. */
+export const chartTitle = (symbol: ChartSymbol, t: Strings) => fill(t.chartTitle, { name: symbolLabel(symbol, t) });
 
 export const CHART_CSS = `.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}`;
 

@@ -1,7 +1,9 @@
-import { perUnit, type Unit } from '../lib/units';
-import { ago, money, number, priceDecimals, UNIT_WORDS } from './format';
+import { KARATS, purity, type Karat } from '../lib/karats';
 import type { DataState } from '../lib/schemas/common';
+import { perUnit, UNITS, type Unit } from '../lib/units';
+import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { html, type SafeHtml } from './html';
+import type { Strings } from './i18n';
 import type { CommonOptions } from './options';
 import { footer } from './page';
 import { staleBadge } from './price';
@@ -12,16 +14,12 @@ import { staleBadge } from './price';
 
 export type Direction = 'money-to-gold' | 'gold-to-money';
 export const DIRECTIONS: readonly Direction[] = ['money-to-gold', 'gold-to-money'];
-export const KARATS = [24, 22, 18, 14] as const;
 
 export interface ConverterOptions extends CommonOptions {
   amount: number;
   direction: Direction;
-  karat: (typeof KARATS)[number];
+  karat: Karat;
 }
-
-/** Fine gold per karat: k/24 (24k counted as pure). */
-export const purity = (karat: number) => karat / 24;
 
 /** Price of one `unit` of gold of `karat`, in the currency of `fxRate`. */
 export function unitPrice(spotUsdOz: number, fxRate: number, unit: Unit, karat: number): number {
@@ -32,12 +30,30 @@ export function convert(amount: number, direction: Direction, price: number): nu
   return direction === 'money-to-gold' ? amount / price : amount * price;
 }
 
+/** "24k" in the page's language, its number in the locale's digits. */
+export const karatLabel = (karat: number, t: Strings, locale: string) => fill(t.karat, { k: number(karat, locale, 0) });
+
+type Line = { amount: number; direction: Direction; currency: string; unit: Unit; karat: number; locale: string };
+
 /** The result line, in words, for the server render and the script alike. */
-export function resultText(o: { amount: number; direction: Direction; currency: string; unit: Unit; karat: number; locale: string }, price: number): string {
+export function resultText(o: Line, price: number, w: Words): string {
   const out = convert(o.amount, o.direction, price);
-  const gold = (w: number) => `${number(w, o.locale, 4)} ${o.unit === 'oz' ? 'troy oz' : o.unit === 'gram' ? 'g' : 'kg'} of ${o.karat}k gold`;
-  const cash = (m: number) => money(m, o.currency, o.locale, priceDecimals(o.currency, 'oz'));
-  return o.direction === 'money-to-gold' ? `${cash(o.amount)} buys ${gold(out)}` : `${gold(o.amount)} is worth ${cash(out)}`;
+  const [cash, weight] = o.direction === 'money-to-gold' ? [o.amount, out] : [out, o.amount];
+  return fill(o.direction === 'money-to-gold' ? w.t.buys : w.t.worth, {
+    money: money(cash, o.currency, o.locale, priceDecimals(o.currency, 'oz')),
+    weight: `${number(weight, o.locale, 4)} ${unitWord(w.t, o.unit, 'abbr')}`,
+    karat: karatLabel(o.karat, w.t, o.locale),
+  });
+}
+
+/** "1 troy ounce of 24k = $4,000.00": the price of one unit at this purity. */
+export function rateText(o: Line, price: number, w: Words): string {
+  return fill(w.t.rate, {
+    n: number(1, o.locale, 0),
+    unit: unitWord(w.t, o.unit, 'unit'),
+    karat: karatLabel(o.karat, w.t, o.locale),
+    money: money(price, o.currency, o.locale, priceDecimals(o.currency, o.unit)),
+  });
 }
 
 export interface ConverterView {
@@ -47,6 +63,7 @@ export interface ConverterView {
   fxRate: number | null;
   state: DataState;
   origin: string;
+  words: Words;
 }
 
 const option = (value: string | number, label: string, selected: boolean) =>
@@ -54,27 +71,32 @@ const option = (value: string | number, label: string, selected: boolean) =>
 
 export function renderConverter(v: ConverterView): SafeHtml {
   const o = v.opts;
+  const w = v.words;
+  const t = w.t;
   const price = v.spotUsdOz !== null && v.fxRate !== null ? unitPrice(v.spotUsdOz, v.fxRate, o.unit, o.karat) : null;
-  const badge = staleBadge(v.state, o.locale);
-  return html`<main class="w" aria-label="Gold converter">
+  const badge = staleBadge(v.state, w);
+  const share = new Intl.NumberFormat(o.locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return html`<main class="w" aria-label="${t.converterTitle}">
 <form method="get" action="/widgets/converter">
-<div class="h"><span id="gw-title">Gold converter</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
+<div class="h"><span id="gw-title">${t.converterTitle}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <input type="hidden" name="theme" value="${o.theme}"><input type="hidden" name="locale" value="${o.locale}">
 <div class="grid">
-<div><label for="gw-amount">Amount</label><input id="gw-amount" name="amount" type="number" inputmode="decimal" min="0" step="any" value="${o.amount}" required></div>
-<div><label for="gw-direction">Convert</label><select id="gw-direction" name="direction">
-${option('money-to-gold', 'Money → gold', o.direction === 'money-to-gold')}${option('gold-to-money', 'Gold → money', o.direction === 'gold-to-money')}
+<div><label for="gw-amount">${t.amount}</label><input id="gw-amount" name="amount" type="number" inputmode="decimal" min="0" step="any" value="${o.amount}" required></div>
+<div><label for="gw-direction">${t.direction}</label><select id="gw-direction" name="direction">
+${option('money-to-gold', t.moneyToGold, o.direction === 'money-to-gold')}${option('gold-to-money', t.goldToMoney, o.direction === 'gold-to-money')}
 </select></div>
-<div><label for="gw-currency">Currency</label><select id="gw-currency" name="currency">${v.codes.map((c) => option(c, c, c === o.currency))}</select></div>
-<div><label for="gw-unit">Weight</label><select id="gw-unit" name="unit">
-${option('oz', 'troy oz', o.unit === 'oz')}${option('gram', 'gram', o.unit === 'gram')}${option('kg', 'kilogram', o.unit === 'kg')}
+<div><label for="gw-currency">${t.currency}</label><select id="gw-currency" name="currency">${v.codes.map((c) => option(c, c, c === o.currency))}</select></div>
+<div><label for="gw-unit">${t.weight}</label><select id="gw-unit" name="unit">
+${UNITS.map((u) => option(u, unitWord(t, u, 'unit'), o.unit === u))}
 </select></div>
-<div><label for="gw-karat">Purity</label><select id="gw-karat" name="karat">${KARATS.map((k) => option(k, `${k}k (${(purity(k) * 100).toFixed(1)}%)`, k === o.karat))}</select></div>
-<div class="go"><button type="submit" data-f="submit">Convert</button></div>
+<div><label for="gw-karat">${t.purity}</label><select id="gw-karat" name="karat">${KARATS.map((k) =>
+    option(k, `${karatLabel(k, t, o.locale)} (${share.format(purity(k))})`, k === o.karat),
+  )}</select></div>
+<div class="go"><button type="submit" data-f="submit">${t.submit}</button></div>
 </div>
-<output class="out" for="gw-amount gw-direction gw-currency gw-unit gw-karat" data-f="result" aria-live="polite">${price === null ? 'Price unavailable: no conversion is possible right now.' : resultText(o, price)}</output>
-<div class="foot"><span data-f="rate">${price === null ? '' : `1 ${UNIT_WORDS[o.unit]} of ${o.karat}k = ${money(price, o.currency, o.locale, priceDecimals(o.currency, o.unit))}`}</span></div>
-${footer(v.state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(v.state.age_seconds, o.locale)}`, v.origin)}
+<output class="out" for="gw-amount gw-direction gw-currency gw-unit gw-karat" data-f="result" aria-live="polite">${price === null ? t.noConversion : resultText(o, price, w)}</output>
+<div class="foot"><span data-f="rate">${price === null ? '' : rateText(o, price, w)}</span></div>
+${footer(v.state.age_seconds === null ? t.noPrice : updated(w, v.state.age_seconds), v.origin)}
 </form>
 </main>`;
 }

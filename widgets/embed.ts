@@ -22,10 +22,11 @@ import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
     addEventListener('message', (e: MessageEvent) => {
       const msg = e.data?.goldWidget;
       const entry = msg && reg.frames.get(String(msg.id));
-      // Only the frame itself, from the widget server's origin, may resize its iframe.
+      // Only the frame itself, from the widget server's origin, may resize or rename its iframe.
       if (!entry || e.origin !== entry.origin || e.source !== entry.frame.contentWindow) return;
       const h = Number(msg.height);
       if (Number.isFinite(h) && h > 0 && h < 5000) entry.frame.style.height = `${Math.ceil(h)}px`;
+      if (typeof msg.title === 'string' && msg.title) entry.frame.title = msg.title.slice(0, 200);
     });
   }
 

@@ -1,4 +1,13 @@
+import type { Strings } from './i18n';
+import type { Unit } from '../lib/units';
+
 // Formatting shared by the server render and the widget scripts, so both write the same text.
+
+/** The chosen language's words and the locale of its relative times (see `textFor` in widgets/i18n.ts). */
+export interface Words {
+  t: Strings;
+  lang: string;
+}
 
 /** The currency's own decimals (USD 2, JPY 0, KWD 3), two more for a gram's small price. */
 export function priceDecimals(currency: string, unit: string): number {
@@ -35,4 +44,19 @@ export function ago(seconds: number, locale: string): string {
   return new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(-n, unit);
 }
 
-export const UNIT_WORDS: Record<string, string> = { oz: 'troy ounce', gram: 'gram', kg: 'kilogram' };
+/** Fills the `{name}` placeholders of a translated template. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+const UNIT_KEY = { oz: 'Oz', gram: 'Gram', kg: 'Kg' } as const;
+
+/** A unit in words: `per` ("per gram"), `unit` ("gram") or `abbr` ("g"). */
+export function unitWord(t: Strings, unit: Unit, form: 'per' | 'unit' | 'abbr'): string {
+  return t[`${form}${UNIT_KEY[unit]}`];
+}
+
+/** "updated 5 minutes ago" in the page's language. */
+export function updated(w: Words, seconds: number): string {
+  return fill(w.t.updated, { time: ago(seconds, w.lang) });
+}

@@ -1,5 +1,6 @@
 import manifest from './manifest.json';
 import { html, jsonScript, type SafeHtml } from './html';
+import type { WidgetText } from './i18n';
 import type { WidgetName } from './kinds';
 import type { Theme } from './options';
 
@@ -13,6 +14,7 @@ const CSS = `
 *{box-sizing:border-box}[hidden]{display:none!important}html,body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .w{padding:12px 14px;border:1px solid var(--line);border-radius:10px}
 .h{display:flex;justify-content:space-between;align-items:baseline;gap:8px;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+[dir=rtl] .h{letter-spacing:0}/* joined Arabic letters must not be spaced apart */
 .big{font-size:28px;font-weight:700;color:var(--fg);font-variant-numeric:tabular-nums;margin:4px 0}
 .row{display:flex;gap:14px;flex-wrap:wrap;color:var(--muted);font-size:13px}.row b{color:var(--fg);font-weight:600}
 .up{color:var(--up)}.down{color:var(--down)}
@@ -29,7 +31,8 @@ export interface PageInput {
   name: WidgetName;
   title: string;
   theme: Theme;
-  locale: string;
+  /** The page's language; its words go to the script with the configuration. */
+  text: WidgetText;
   body: SafeHtml;
   /** Configuration the widget's script reads (`#gw-config`). */
   config: Record<string, unknown>;
@@ -47,7 +50,7 @@ export function footer(fresh: string, origin: string): SafeHtml {
 export function widgetPage(p: PageInput): string {
   const script = p.script === false ? undefined : (manifest as Record<string, string>)[p.name];
   return html`<!doctype html>
-<html lang="${p.locale}" data-theme="${p.theme}">
+<html lang="${p.text.lang}" dir="${p.text.dir}" data-theme="${p.theme}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -58,7 +61,7 @@ export function widgetPage(p: PageInput): string {
 </head>
 <body>
 ${p.body}
-${jsonScript('gw-config', p.config)}
+${jsonScript('gw-config', { ...p.config, lang: p.text.lang, t: p.text.t })}
 ${script ? html`<script src="${script}" defer></script>` : ''}
 </body>
 </html>`.value;

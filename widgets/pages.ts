@@ -1,8 +1,10 @@
 import { CHART_SYMBOLS } from '../lib/chart-catalog';
-import { CHART_CSS, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
-import { CONVERTER_CSS, DIRECTIONS, KARATS, renderConverter, type ConverterOptions } from './converter';
+import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
+import { KARATS } from '../lib/karats';
+import { CONVERTER_CSS, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
 import { chartHeadline, dayChangePct, spotForWidget } from './data';
-import { CHART_WIDGET_RANGES, WIDGETS } from './kinds';
+import { textFor } from './i18n';
+import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
 import { widgetPage } from './page';
 import { renderPrice, type PriceOptions } from './price';
@@ -15,13 +17,14 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
   const opts: PriceOptions = { ...parseCommon(q), silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
   const [{ spot, state, currency }, dayChange] = await Promise.all([spotForWidget(opts.currency, opts.unit, origin), dayChangePct()]);
   opts.currency = currency;
+  const text = textFor(opts.locale);
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
   return widgetPage({
     name: 'price',
-    title: WIDGETS.price.title,
+    title: text.t.priceTitle,
     theme: opts.theme,
-    locale: opts.locale,
-    body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin }),
+    text,
+    body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin, words: text }),
     config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
   });
 }
@@ -31,12 +34,13 @@ export async function chartPage(q: URLSearchParams, origin: string): Promise<str
   const opts: ChartOptions = { ...parseCommon(q), symbol: pick(q.get('symbol'), CHART_SYMBOLS, 'xau'), range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo') };
   const { latest, currency, state } = await chartHeadline(opts.symbol, origin);
   const urls = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, seriesUrl(opts.symbol, r)]));
+  const text = textFor(opts.locale);
   return widgetPage({
     name: 'chart',
-    title: WIDGETS.chart.title,
+    title: chartTitle(opts.symbol, text.t),
     theme: opts.theme,
-    locale: opts.locale,
-    body: renderChart({ opts, latest, latestCurrency: currency, state, origin }),
+    text,
+    body: renderChart({ opts, latest, latestCurrency: currency, state, origin, words: text }),
     css: CHART_CSS,
     config: { locale: opts.locale, range: opts.range, urls, currency, state, decimals: isRate(opts.symbol) ? 4 : 2 },
   });
@@ -53,12 +57,13 @@ export async function converterPage(q: URLSearchParams, origin: string): Promise
   };
   const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
   opts.currency = currency;
-  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin };
+  const text = textFor(opts.locale);
+  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin, words: text };
   return widgetPage({
     name: 'converter',
-    title: WIDGETS.converter.title,
+    title: text.t.converterTitle,
     theme: opts.theme,
-    locale: opts.locale,
+    text,
     body: renderConverter(view),
     css: CONVERTER_CSS,
     config: { locale: opts.locale, spotUsdOz: view.spotUsdOz, fxRate: view.fxRate, currency, state, everyS: 30 },

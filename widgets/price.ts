@@ -1,6 +1,6 @@
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { ago, money, number, percent, UNIT_WORDS, priceDecimals } from './format';
+import { ago, fill, money, number, percent, priceDecimals, unitWord, updated, type Words } from './format';
 import { html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
 import { footer } from './page';
@@ -21,24 +21,26 @@ export interface PriceView {
   /** Latest daily change of the history series, percent (null when unknown). */
   dayChangePct: number | null;
   origin: string;
+  words: Words;
 }
 
-export function staleBadge(state: DataState, locale: string): string {
-  return state.status === 'stale' && state.age_seconds !== null ? `Stale · ${ago(state.age_seconds, locale)}` : '';
+export function staleBadge(state: DataState, w: Words): string {
+  return state.status === 'stale' && state.age_seconds !== null ? fill(w.t.stale, { time: ago(state.age_seconds, w.lang) }) : '';
 }
 
 export function renderPrice(v: PriceView): SafeHtml {
-  const { opts, spot, state } = v;
-  const badge = staleBadge(state, opts.locale);
+  const { opts, spot, state, words } = v;
+  const t = words.t;
+  const badge = staleBadge(state, words);
   const change = v.dayChangePct;
-  return html`<main class="w" aria-label="Gold price">
-<div class="h"><span>Gold · per ${UNIT_WORDS[opts.unit]}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
-<div class="big" data-f="price" aria-live="polite">${spot ? money(spot.xau.price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : 'Price unavailable'}</div>
+  return html`<main class="w" aria-label="${t.priceTitle}">
+<div class="h"><span>${t.gold} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
+<div class="big" data-f="price" aria-live="polite">${spot ? money(spot.xau.price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
 <div class="row">
-<span data-f="change" title="Latest daily change of COMEX gold futures (the history series)" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : `${percent(change, opts.locale)} on the day`}</span>
-${opts.silver ? html`<span>Silver <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>/oz</span>` : ''}
-${opts.ratio ? html`<span>Gold/silver <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
+<span data-f="change" title="${t.changeTitle}" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : fill(t.dayChange, { pct: percent(change, opts.locale) })}</span>
+${opts.silver ? html`<span>${t.silver} <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>${t.perOzShort}</span>` : ''}
+${opts.ratio ? html`<span>${t.ratio} <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
 </div>
-${footer(state.age_seconds === null ? 'No price has been received yet' : `updated ${ago(state.age_seconds, opts.locale)}`, v.origin)}
+${footer(state.age_seconds === null ? t.noPrice : updated(words, state.age_seconds), v.origin)}
 </main>`;
 }

@@ -1,6 +1,8 @@
 import { publicOrigin } from '../lib/http/respond';
+import { chartTitle } from './chart';
 import { html } from './html';
-import { WIDGETS, type WidgetName } from './kinds';
+import { textFor } from './i18n';
+import type { WidgetName } from './kinds';
 import { parseCommon } from './options';
 import { footer, widgetPage, widgetResponse } from './page';
 
@@ -26,12 +28,14 @@ export function widgetRoute(name: WidgetName, maxAgeS: number, render: RenderWid
 
 function unavailablePage(name: WidgetName, query: URLSearchParams, origin: string): string {
   const { theme, locale } = parseCommon(query);
-  const { title } = WIDGETS[name];
+  const text = textFor(locale);
+  const { t } = text;
+  const title = name === 'price' ? t.priceTitle : name === 'converter' ? t.converterTitle : chartTitle('xau', t);
+  const says = name === 'price' ? t.priceUnavailable : name === 'converter' ? t.noConversion : t.chartUnavailable;
   const body = html`<main class="w" aria-label="${title}">
 <div class="h"><span>${title}</span></div>
-<div class="big">Unavailable</div>
-<p>This widget cannot show a figure right now. No number is shown rather than a made-up one; please reload shortly.</p>
+<div class="big">${says}</div>
 ${footer('', origin)}
 </main>`;
-  return widgetPage({ name, title, theme, locale, body, config: {}, script: false });
+  return widgetPage({ name, title, theme, text, body, config: {}, script: false });
 }

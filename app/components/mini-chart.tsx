@@ -17,7 +17,10 @@ export function MiniChart() {
   const box = useRef<HTMLDivElement>(null);
   const intraday = useSWR<Intraday | Unavailable>('/api/v1/intraday?hours=24', apiFetcher, { refreshInterval: 120_000 });
   const useIntraday = pointsOf(intraday.data).length >= 30;
-  const history = useSWR<History | Unavailable>(intraday.data && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+  const intradaySettled = intraday.data !== undefined || intraday.error !== undefined;
+  const history = useSWR<History | Unavailable>(intradaySettled && !useIntraday ? '/api/v1/history' : null, apiFetcher);
+  // Say why the panel is empty rather than leave it blank.
+  const historyProblem = useIntraday ? null : history.error ? String(history.error.message) : history.data && 'error' in history.data ? history.data.error : null;
 
   useEffect(() => {
     const el = box.current;
@@ -44,7 +47,14 @@ export function MiniChart() {
   return (
     <figure className="card" style={{ margin: 0 }}>
       <figcaption className="muted">{label}</figcaption>
-      <div ref={box} className="chart" />
+      {historyProblem === null ? (
+        <div ref={box} className="chart" />
+      ) : (
+        <div role="status" className="chart">
+          <strong>History unavailable</strong>
+          <p className="muted">{historyProblem}</p>
+        </div>
+      )}
     </figure>
   );
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { fill } from '@/widgets/format';
+import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
@@ -78,7 +80,8 @@ describe('price widget on a publisher page', () => {
           const frameHeight = await iframe!.evaluate((f) => f.getBoundingClientRect().height);
           return Math.abs(contentHeight - frameHeight);
         }).toBeLessThanOrEqual(1);
-        expect(await iframe!.getAttribute('title')).toBe('Gold price');
+        // Named in the widget's language once it has loaded.
+        await expect.poll(() => iframe!.getAttribute('title')).toBe(STRINGS[c.locale.slice(0, 2) as 'ja' | 'hi'].priceTitle);
       }
       expect(seen.errors).toEqual([]);
       expect(seen.failed).toEqual([]);
@@ -108,7 +111,7 @@ describe('price widget on a publisher page', () => {
     await page.close();
   });
 
-  it('embed.js ignores size messages from any other origin or window', async () => {
+  it('embed.js ignores size and title messages from any other origin or window', async () => {
     const page = await browser.newPage();
     await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price"></script>`));
     const frame = await widgetFrame(page, '/widgets/price');
@@ -116,9 +119,11 @@ describe('price widget on a publisher page', () => {
     await expect.poll(() => iframe.evaluate((f) => f.style.height)).not.toBe('150px');
     const settled = await iframe.evaluate((f) => f.style.height);
     // The host page itself (another origin) claims to be the widget.
-    await page.evaluate(() => window.postMessage({ goldWidget: { id: 'gw1', height: 999 } }, '*'));
+    const title = await iframe.getAttribute('title');
+    await page.evaluate(() => window.postMessage({ goldWidget: { id: 'gw1', height: 999, title: 'Spoofed' } }, '*'));
     await sleep(200);
     expect(await iframe.evaluate((f) => f.style.height)).toBe(settled);
+    expect(await iframe.getAttribute('title')).toBe(title);
     expect(await frame.textContent('[data-f="price"]')).toBeTruthy();
     await page.close();
   });
@@ -146,7 +151,7 @@ describe('price widget: change over the day', () => {
       (v) => new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100),
       pct,
     );
-    expect(await page.textContent('[data-f="change"]')).toBe(`${expected} on the day`);
+    expect(await page.textContent('[data-f="change"]')).toBe(fill(STRINGS.fr.dayChange, { pct: expected }));
     await page.close();
   });
 });

@@ -1,12 +1,12 @@
 import { createChart, LineSeries, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import type { DataState } from '../../lib/schemas/common';
-import { ago, money, number } from '../format';
+import { fill, money, number, updated, type Words } from '../format';
 import { config, field, poll, reportHeight, setText } from './shared';
 
 // Draws the chart from the public API: real points only (intraday samples or OHLC closes), a
 // range switcher, the price under the crosshair, and the size of its frame.
 
-interface Config {
+interface Config extends Words {
   locale: string;
   range: string;
   urls: Record<string, string>;
@@ -26,6 +26,8 @@ const css = (name: string) => getComputedStyle(document.documentElement).getProp
 
 const chart = createChart(box, {
   autoSize: true,
+  // Month names on the time axis in the widget's locale, not the browser's.
+  localization: { locale: cfg.locale },
   layout: { background: { color: 'transparent' }, textColor: css('--muted'), fontSize: 11, attributionLogo: true },
   grid: { vertLines: { visible: false }, horzLines: { color: css('--line') } },
   rightPriceScale: { borderVisible: false },
@@ -46,7 +48,7 @@ chart.subscribeCrosshairMove((p) => {
 function draw(status: number, body: any) {
   if (status !== 200 || !Array.isArray(body?.points)) {
     series.setData([]);
-    setText('cross', body?.error ? 'Chart data unavailable right now.' : '');
+    setText('cross', body?.error ? cfg.t.chartUnavailable : '');
     return;
   }
   const points: { time: UTCTimestamp; value: number }[] = body.points.map((p: { t: number; p?: number; c?: number }) => ({
@@ -56,10 +58,10 @@ function draw(status: number, body: any) {
   series.setData(points);
   chart.applyOptions({ timeScale: { timeVisible: ['1d', '5d', '1mo'].includes(range) } });
   chart.timeScale().fitContent();
-  if (points.length < 2) setText('cross', `Recording: ${points.length} sample${points.length === 1 ? '' : 's'} so far.`);
+  if (points.length < 2) setText('cross', fill(cfg.t.recording, { n: number(points.length, cfg.locale, 0) }));
   else setText('cross', '');
   const state: DataState = body.data_state;
-  if (state?.as_of) setText('fresh', `updated ${ago((Date.now() - Date.parse(state.as_of)) / 1000, cfg.locale)}`);
+  if (state?.as_of) setText('fresh', updated(cfg, (Date.now() - Date.parse(state.as_of)) / 1000));
 }
 
 const refresh = poll(() => cfg.urls[range], range === '1d' ? 120 : 300, draw);

@@ -1,14 +1,14 @@
 import type { DataState } from '../../lib/schemas/common';
 import type { Unit } from '../../lib/units';
-import { resultText, unitPrice, type Direction } from '../converter';
-import { ago, money, priceDecimals, UNIT_WORDS } from '../format';
+import { rateText, resultText, unitPrice, type Direction } from '../converter';
+import { updated, type Words } from '../format';
 import { staleBadge } from '../price';
 import { config, poll, reportHeight, setText } from './shared';
 
 // Converts as you type. The price per ounce and the FX rate come with the page and are refreshed
 // from the spot endpoint for the chosen currency; without a price it shows no number.
 
-interface Config {
+interface Config extends Words {
   locale: string;
   spotUsdOz: number | null;
   fxRate: number | null;
@@ -36,15 +36,15 @@ function render() {
     locale: cfg.locale,
   };
   const rate = rates[currency];
-  if (spot === null || rate === undefined) return setText('result', spot === null ? 'Price unavailable: no conversion is possible right now.' : '…');
+  if (spot === null || rate === undefined) return setText('result', spot === null ? cfg.t.noConversion : '…');
   const price = unitPrice(spot, rate, o.unit, o.karat);
-  setText('result', Number.isFinite(o.amount) && o.amount >= 0 ? resultText(o, price) : 'Enter an amount');
-  setText('rate', `1 ${UNIT_WORDS[o.unit]} of ${o.karat}k = ${money(price, currency, cfg.locale, priceDecimals(currency, o.unit))}`);
+  setText('result', Number.isFinite(o.amount) && o.amount >= 0 ? resultText(o, price, cfg) : cfg.t.enterAmount);
+  setText('rate', rateText(o, price, cfg));
 }
 
 function fresh() {
   if (!state.as_of) return;
-  setText('fresh', `updated ${ago((Date.now() - Date.parse(state.as_of)) / 1000, cfg.locale)}`);
+  setText('fresh', updated(cfg, (Date.now() - Date.parse(state.as_of)) / 1000));
 }
 
 let followed = cfg.currency;
@@ -55,7 +55,7 @@ const refresh = poll(() => `/api/v1/spot?currency=${encodeURIComponent(followed)
     spot = body.spot_usd_oz;
     rates[body.xau.currency] = body.fx_rate;
   } else if (status === 503) spot = null;
-  setText('badge', staleBadge(state, cfg.locale), state.status !== 'stale');
+  setText('badge', staleBadge(state, cfg), state.status !== 'stale');
   render();
   fresh();
 });
@@ -72,6 +72,6 @@ form.addEventListener('submit', (e) => {
   e.preventDefault();
   render();
 });
-setText('submit', 'Convert');
+setText('submit', cfg.t.submit);
 setInterval(fresh, 1000);
 reportHeight();

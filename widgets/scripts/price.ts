@@ -1,12 +1,12 @@
 import type { DataState } from '../../lib/schemas/common';
-import { ago, money, number, priceDecimals } from '../format';
+import { money, number, priceDecimals, updated, type Words } from '../format';
 import { staleBadge } from '../price';
 import { config, poll, reportHeight, setText } from './shared';
 
 // Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
 // ages the freshness line every second. A failed poll changes nothing; a 503 shows "unavailable".
 
-interface Config {
+interface Config extends Words {
   api: string;
   locale: string;
   unit: string;
@@ -20,10 +20,10 @@ const cfg = config<Config>();
 let state = cfg.state;
 
 function fresh() {
-  if (!state.as_of) return setText('fresh', 'No price has been received yet');
+  if (!state.as_of) return setText('fresh', cfg.t.noPrice);
   const age = (Date.now() - Date.parse(state.as_of)) / 1000;
-  setText('fresh', `updated ${ago(age, cfg.locale)}`);
-  if (state.status === 'stale') setText('badge', staleBadge({ ...state, age_seconds: Math.floor(age) }, cfg.locale));
+  setText('fresh', updated(cfg, age));
+  if (state.status === 'stale') setText('badge', staleBadge({ ...state, age_seconds: Math.floor(age) }, cfg));
 }
 
 function show(status: number, body: any) {
@@ -34,9 +34,9 @@ function show(status: number, body: any) {
     if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));
   } else if (status === 503) {
-    setText('price', 'Price unavailable');
+    setText('price', cfg.t.priceUnavailable);
   }
-  setText('badge', staleBadge(state, cfg.locale), state.status !== 'stale');
+  setText('badge', staleBadge(state, cfg), state.status !== 'stale');
   fresh();
 }
 

@@ -37,7 +37,7 @@ export function poll(url: () => string, everyS: number, onAnswer: (status: numbe
   return run;
 }
 
-/** Tells the embedding page how tall the widget is, whenever that changes. */
+/** Tells the embedding page how tall the widget is, whenever that changes, and what it is called. */
 export function reportHeight(): void {
   if (window.parent === window) return;
   const id = new URLSearchParams(location.search).get('wid') || '';
@@ -46,7 +46,8 @@ export function reportHeight(): void {
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (height === last) return;
     last = height;
-    window.parent.postMessage({ goldWidget: { id, height } }, '*');
+    // The title is the widget's name in its own language, for the iframe's accessible name.
+    window.parent.postMessage({ goldWidget: { id, height, title: document.title } }, '*');
   };
   new ResizeObserver(send).observe(document.documentElement);
   send();

@@ -5,6 +5,11 @@ import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/w
 
 // Builds the iframe and script-tag snippets for the chosen options, with a live preview.
 
+/** One locale per language the widgets speak (any other locale gets English words with its own number formats). */
+const LOCALES = [
+  ['en-US', 'English'], ['en-GB', 'English'], ['de-DE', 'Deutsch'], ['fr-FR', 'Français'], ['es-ES', 'Español'], ['it-IT', 'Italiano'],
+  ['pt-BR', 'Português'], ['tr-TR', 'Türkçe'], ['ar-AE', 'العربية'], ['hi-IN', 'हिन्दी'], ['zh-CN', '中文'], ['ja-JP', '日本語'],
+] as const;
 
 export function WidgetBuilder({ origin, currencies }: { origin: string; currencies: string[] }) {
   const [kind, setKind] = useState<WidgetName>('price');
@@ -59,10 +64,12 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
           <option value="light">light</option>
           <option value="dark">dark</option>
         </select>
-        <label htmlFor="b-locale">Locale (numbers and dates)</label>
+        <label htmlFor="b-locale">Language and locale</label>
         <select id="b-locale" value={locale} onChange={(e) => setLocale(e.target.value)}>
-          {['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'ja-JP', 'zh-CN', 'hi-IN', 'ar-AE', 'pt-BR', 'tr-TR'].map((l) => (
-            <option key={l}>{l}</option>
+          {LOCALES.map(([l, name]) => (
+            <option key={l} value={l}>
+              {l} ({name})
+            </option>
           ))}
         </select>
         {kind === 'price' ? (
@@ -85,7 +92,7 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
             <select id="b-symbol" value={extra.symbol} onChange={set('symbol')}>
               {CHART_SYMBOLS.map((s) => (
                 <option key={s} value={s}>
-                  {INSTRUMENTS[s].label}
+                  {s} ({INSTRUMENTS[s].name})
                 </option>
               ))}
             </select>

@@ -26,8 +26,17 @@ export default async function WidgetsDocs() {
 <script src="${origin}/embed.js" async></script>`}</Code>
       <p>
         Options: <code>currency</code> (ISO 4217), <code>unit</code> (oz, gram, kg), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
-        (for numbers and dates); price: <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter:{' '}
-        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money). Unknown values fall back to the defaults.
+        (language, numbers and dates); price: <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter:{' '}
+        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9). Unknown
+        values fall back to the defaults.
+      </p>
+      <h2 id="languages">Languages</h2>
+      <p>
+        Every label of the three widgets is translated into English, German, French, Spanish, Italian, Portuguese, Turkish, Arabic, Hindi,
+        Chinese and Japanese. The language follows the first part of <code>locale</code> (<code>de-DE</code> and <code>de-CH</code> are German,{' '}
+        <code>pt-BR</code> is Portuguese, <code>zh-CN</code> and <code>zh-TW</code> are Chinese, in simplified characters); numbers, currencies and dates
+        follow the whole locale. Arabic widgets are laid out right to left (<code>dir=&quot;rtl&quot;</code>). Any other
+        locale gets English labels with its own number and date formats.
       </p>
       <h2 id="builder">Builder</h2>
       <WidgetBuilder origin={origin} currencies={currencies} />
