@@ -1,7 +1,9 @@
 import { createChart, LineSeries, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import type { Chart } from '../../lib/schemas/chart';
 import type { DataState } from '../../lib/schemas/common';
+import type { Intraday } from '../../lib/schemas/intraday';
 import { fill, money, number, updated, type Words } from '../format';
-import { config, field, poll, reportHeight, setText } from './shared';
+import { config, field, poll, reportHeight, setText, type Answer } from './shared';
 
 // Draws the chart from the public API: real points only (intraday samples or OHLC closes), a
 // range switcher, the price under the crosshair, and the size of its frame.
@@ -45,23 +47,22 @@ chart.subscribeCrosshairMove((p) => {
   setText('cross', `${when(p.time as number)} · ${fmt(point.value)}`);
 });
 
-function draw(status: number, body: any) {
-  if (status !== 200 || !Array.isArray(body?.points)) {
+type Point = Intraday['points'][number] | Chart['points'][number];
+
+function draw(status: number, body: Answer<Intraday | Chart>) {
+  if (status !== 200 || !('points' in body)) {
     series.setData([]);
-    setText('cross', body?.error ? cfg.t.chartUnavailable : '');
+    setText('cross', 'error' in body ? cfg.t.chartUnavailable : '');
     return;
   }
-  const points: { time: UTCTimestamp; value: number }[] = body.points.map((p: { t: number; p?: number; c?: number }) => ({
-    time: p.t as UTCTimestamp,
-    value: p.p ?? p.c!,
-  }));
+  const points = (body.points as Point[]).map((p) => ({ time: p.t as UTCTimestamp, value: 'p' in p ? p.p : p.c }));
   series.setData(points);
   chart.applyOptions({ timeScale: { timeVisible: ['1d', '5d', '1mo'].includes(range) } });
   chart.timeScale().fitContent();
   if (points.length < 2) setText('cross', fill(cfg.t.recording, { n: number(points.length, cfg.locale, 0) }));
   else setText('cross', '');
-  const state: DataState = body.data_state;
-  if (state?.as_of) setText('fresh', updated(cfg, (Date.now() - Date.parse(state.as_of)) / 1000));
+  const state = body.data_state;
+  if (state.as_of) setText('fresh', updated(cfg, (Date.now() - Date.parse(state.as_of)) / 1000));
 }
 
 const refresh = poll(() => cfg.urls[range], range === '1d' ? 120 : 300, draw);

@@ -1,9 +1,10 @@
 import type { DataState } from '../../lib/schemas/common';
+import type { Spot } from '../../lib/schemas/spot';
 import type { Unit } from '../../lib/units';
 import { rateText, resultText, unitPrice, type Direction } from '../converter';
 import { updated, type Words } from '../format';
 import { staleBadge } from '../price';
-import { config, poll, reportHeight, setText } from './shared';
+import { config, poll, reportHeight, setText, type Answer } from './shared';
 
 // Converts as you type. The price per ounce and the FX rate come with the page and are refreshed
 // from the spot endpoint for the chosen currency; without a price it shows no number.
@@ -48,10 +49,10 @@ function fresh() {
 }
 
 let followed = cfg.currency;
-const refresh = poll(() => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`, cfg.everyS, (status, body) => {
+const refresh = poll(() => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`, cfg.everyS, (status, body: Answer<Spot>) => {
   if (!body?.data_state) return;
   state = body.data_state;
-  if (status === 200) {
+  if (status === 200 && 'xau' in body) {
     spot = body.spot_usd_oz;
     rates[body.xau.currency] = body.fx_rate;
   } else if (status === 503) spot = null;

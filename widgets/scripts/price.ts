@@ -1,7 +1,8 @@
 import type { DataState } from '../../lib/schemas/common';
+import type { Spot } from '../../lib/schemas/spot';
 import { money, number, priceDecimals, updated, type Words } from '../format';
 import { staleBadge } from '../price';
-import { config, poll, reportHeight, setText } from './shared';
+import { config, poll, reportHeight, setText, type Answer } from './shared';
 
 // Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
 // ages the freshness line every second. A failed poll changes nothing; a 503 shows "unavailable".
@@ -26,10 +27,10 @@ function fresh() {
   if (state.status === 'stale') setText('badge', staleBadge({ ...state, age_seconds: Math.floor(age) }, cfg));
 }
 
-function show(status: number, body: any) {
+function show(status: number, body: Answer<Spot>) {
   if (!body?.data_state) return;
   state = body.data_state;
-  if (status === 200 && body.xau) {
+  if (status === 200 && 'xau' in body) {
     setText('price', money(body.xau.price, body.xau.currency, cfg.locale, priceDecimals(body.xau.currency, cfg.unit)));
     if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));

@@ -1,3 +1,5 @@
+import type { ErrorBody } from '../../lib/schemas/common';
+
 // Helpers every widget script shares: its configuration, a polite poller, and the height report
 // that lets embed.js size the iframe to its content.
 
@@ -16,15 +18,18 @@ export function setText(name: string, text: string, hidden = false): void {
   el.hidden = hidden;
 }
 
+/** An API answer: the endpoint's body, or the error body of a 4xx or 503; both carry data_state. */
+export type Answer<B> = B | ErrorBody;
+
 /** Fetches `url()` at once (the served page may be a cached copy) and every `everyS` seconds while the page is visible; never overlaps. */
-export function poll(url: () => string, everyS: number, onAnswer: (status: number, body: any) => void): () => Promise<void> {
+export function poll<B>(url: () => string, everyS: number, onAnswer: (status: number, body: Answer<B>) => void): () => Promise<void> {
   let busy = false;
   const run = async () => {
     if (busy || document.visibilityState === 'hidden') return;
     busy = true;
     try {
       const res = await fetch(url(), { headers: { accept: 'application/json' } });
-      onAnswer(res.status, await res.json());
+      onAnswer(res.status, (await res.json()) as Answer<B>);
     } catch {
       // Offline or blocked: keep what is shown; its freshness line keeps ageing honestly.
     } finally {
