@@ -1,6 +1,6 @@
 import { headers } from 'next/headers';
 import { ApiError, errorBody } from '@/lib/http/errors';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot, goldState } from '@/lib/spot';
 import { LivePrice } from './components/live-price';
 import { MiniChart } from './components/mini-chart';
@@ -18,7 +18,7 @@ async function initialSpot(origin: string) {
 }
 
 export default async function Home() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   const spot = await initialSpot(origin);
   return (
     <>

@@ -1,3 +1,4 @@
+import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
 import { html, jsonScript, type SafeHtml } from './html';
 import type { Theme } from './options';
@@ -71,13 +72,15 @@ const WIDGET_CSP = [
 ].join('; ');
 
 export function widgetResponse(body: string, maxAgeS: number): Response {
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': WIDGET_CSP,
-      'Cache-Control': `public, max-age=${maxAgeS}`,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
-    },
+  const headers = new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': WIDGET_CSP,
+    'Cache-Control': `public, max-age=${maxAgeS}`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
   });
+  // Every widget page links back to the site through the public origin.
+  const vary = linkVary();
+  if (vary) headers.set('Vary', vary);
+  return new Response(body, { headers });
 }

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { Code } from './code';
 
 export const metadata: Metadata = { title: 'Getting started' };
 
 export default async function Docs() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   return (
     <>
       <h1>Getting started</h1>

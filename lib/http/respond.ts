@@ -1,3 +1,5 @@
+import { linkVary } from './public-origin.mjs';
+
 // JSON responses with the headers every REST response carries (decisions §8). Compression is
 // negotiated for every response by the server in front of Next (server.mjs).
 
@@ -13,6 +15,8 @@ export interface SendOptions {
   cache?: string;
   headers?: Record<string, string>;
   contentType?: string;
+  /** The body holds links built from the public origin (adds `Vary` when request headers can change them). */
+  links?: boolean;
 }
 
 export function send(req: Request, body: string, opts: SendOptions = {}): Response {
@@ -24,21 +28,11 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
     'Cache-Control': opts.cache ?? (status >= 400 ? 'no-store' : 'public, max-age=30'),
     ...opts.headers,
   });
+  const vary = opts.links ? linkVary() : null;
+  if (vary) headers.append('Vary', vary);
   return new Response(req.method === 'HEAD' ? null : body, { status, headers });
 }
 
 export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): Response {
   return send(req, JSON.stringify(value), opts);
-}
-
-/** The origin the client used (behind a proxy, the forwarded one), for absolute links. */
-export function publicOrigin(req: Request): string {
-  return originOf(req.headers, new URL(req.url));
-}
-
-/** The same from request headers alone (server components). */
-export function originOf(headers: Headers, url?: URL): string {
-  const host = headers.get('x-forwarded-host')?.split(',')[0].trim() || headers.get('host') || url?.host || 'localhost';
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0].trim() || url?.protocol.replace(':', '') || 'http';
-  return `${proto}://${host}`;
 }

@@ -1,6 +1,6 @@
 import { toDataState } from '@/lib/data-state';
 import { getChart } from '@/lib/chart';
-import { publicOrigin } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { CHART_CSS, CHART_WIDGET_RANGES, CHART_WIDGET_SYMBOLS, renderChart, seriesUrl, type ChartOptions } from '@/widgets/chart';
 import { spotForWidget } from '@/widgets/data';
 import { parseCommon, pick } from '@/widgets/options';
@@ -13,7 +13,7 @@ export async function GET(req: Request): Promise<Response> {
     symbol: pick(q.get('symbol'), CHART_WIDGET_SYMBOLS, 'xau'),
     range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo'),
   };
-  const origin = publicOrigin(req);
+  const origin = publicOrigin(req.headers, req.url);
   // Headline: the live spot for gold and silver (USD per troy ounce); the latest real bar for the rest.
   let latest: number | null = null;
   let currency = 'USD';

@@ -1,4 +1,4 @@
-import { publicOrigin } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { DIRECTIONS, KARATS, CONVERTER_CSS, renderConverter, type ConverterOptions } from '@/widgets/converter';
 import { spotForWidget } from '@/widgets/data';
 import { boundedNumber, parseCommon, pick } from '@/widgets/options';
@@ -13,7 +13,7 @@ export async function GET(req: Request): Promise<Response> {
     direction: pick(q.get('direction'), DIRECTIONS, 'money-to-gold'),
     karat: (KARATS as readonly number[]).includes(karat) ? (karat as ConverterOptions['karat']) : 24,
   };
-  const origin = publicOrigin(req);
+  const origin = publicOrigin(req.headers, req.url);
   const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
   opts.currency = currency;
   const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin };

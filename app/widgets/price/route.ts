@@ -1,5 +1,5 @@
 import { getHistory } from '@/lib/history';
-import { publicOrigin } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { spotForWidget } from '@/widgets/data';
 import { flag, parseCommon } from '@/widgets/options';
 import { widgetPage, widgetResponse } from '@/widgets/page';
@@ -9,7 +9,7 @@ export async function GET(req: Request): Promise<Response> {
   const q = new URL(req.url).searchParams;
   const common = parseCommon(q);
   const opts = { ...common, silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
-  const origin = publicOrigin(req);
+  const origin = publicOrigin(req.headers, req.url);
   const { spot, state, currency } = await spotForWidget(opts.currency, opts.unit, origin);
   opts.currency = currency;
   const body = renderPrice({ opts, spot, state, dayChangePct: await dayChange(), origin });

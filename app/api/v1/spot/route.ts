@@ -1,5 +1,6 @@
 import { readParams } from '@/lib/http/query';
-import { publicOrigin, sendJson } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { sendJson } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 import { getSpot, goldState } from '@/lib/spot';
 
@@ -7,7 +8,7 @@ const route = restRoute({
   state: goldState,
   get: async (req, url) => {
     const params = readParams(url, ['currency', 'unit', 'compact', 'debug']);
-    return sendJson(req, await getSpot(params, { origin: publicOrigin(req) }), { cache: 'public, max-age=30' });
+    return sendJson(req, await getSpot(params, { origin: publicOrigin(req.headers, req.url) }), { cache: 'public, max-age=30', links: true });
   },
 });
 
