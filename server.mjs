@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import next from 'next';
+import { handleMethods } from './server/methods.mjs';
 
 const root = import.meta.dirname;
 const distDir = process.env.NEXT_DIST_DIR || '.next';
@@ -35,10 +36,15 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
-const server = http.createServer((req, res) => {
-  // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
-  req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
-  compress(req, res, () => handle(req, res));
+const server = http.createServer();
+// Every request meets the method rules first (server/methods.mjs); the ones a path takes go on.
+handleMethods(server, {
+  app: handle,
+  serve(req, res) {
+    // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
+    req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
+    compress(req, res, () => handle(req, res));
+  },
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`));
