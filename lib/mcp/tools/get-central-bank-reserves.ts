@@ -6,7 +6,7 @@ import { answer, fmt, freshness, toolOutput } from '../result';
 
 const Input = z.object({
   country: z
-    .string()
+    .string({ error: 'country must be text: part of a country name or an ISO3 code, e.g. "india" or "DEU"' })
     .max(80, { error: 'country must be at most 80 characters' })
     .optional()
     .describe('Optional filter: part of a country name or its ISO3 code, case-insensitive (e.g. "india", "DEU")'),

@@ -6,7 +6,7 @@ import { answer, fmt, freshness, toolOutput } from '../result';
 import type { ToolContext } from '../server';
 
 const Input = z.object({
-  currency: z.string().default('USD').describe('ISO 4217 code, e.g. USD, EUR, JPY, INR (160+ supported; case-insensitive)'),
+  currency: z.string({ error: 'currency must be an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)' }).default('USD').describe('ISO 4217 code, e.g. USD, EUR, JPY, INR (160+ supported; case-insensitive)'),
   unit: z.enum(['oz', 'gram', 'kg'], { error: 'unit must be one of: oz, gram, kg' }).default('oz').describe('Weight unit: oz (troy ounce), gram or kg'),
 });
 
