@@ -2,6 +2,7 @@
 // build exists. A small custom server around Next so every response is compressed by content
 // negotiation, brotli when the client accepts it and gzip otherwise: `next start` only gzips.
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -21,7 +22,10 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
 }
 
 process.env.NODE_ENV = 'production';
-const app = next({ dev: false, dir: root, hostname, port });
+// Next hooks its WebSocket upgrade handler (development reloading and proxied rewrites, neither used
+// here) onto the server of the first request it sees, and that handler drops every request asking to
+// upgrade. It gets a stand-in, so such requests are answered like any other (server/methods.mjs).
+const app = next({ dev: false, dir: root, hostname, port, httpServer: /** @type {any} */ (new EventEmitter()) });
 const handle = app.getRequestHandler();
 await app.prepare();
 

@@ -1,7 +1,7 @@
 // Which methods each path takes, decided before the framework sees a request. Next answers TRACE,
 // and any method other than GET and HEAD on its static files, with a 500, answers unknown methods on
 // route handlers with an empty 400, and Node's parser drops what it cannot parse (lower-case or
-// unknown methods, CONNECT, Upgrade) with a bare 400 or a closed socket. Every one of those gets
+// unknown methods, CONNECT) with a bare 400 or a closed socket. Every one of those gets
 // the documented answer here instead:
 //
 // - the API (/api/*, /llms.txt) and /mcp: their routes answer every method. The allowed ones pass;
@@ -43,6 +43,9 @@ export function handleMethods(server, { app, serve }) {
   const onRequest = (req, res) => {
     // A client may not mark its own request.
     delete req.headers[REFUSED_METHOD_HEADER];
+    // Nothing here upgrades (with no 'upgrade' listener Node hands these over as ordinary requests),
+    // but the framework drops any request that asks to.
+    delete req.headers.upgrade;
     // An absolute-form target ("GET http://host/path", meant for proxies) names a host of the client's
     // choosing, which the framework would redirect to: only its path and query go on.
     if (ABSOLUTE_FORM.test(req.url ?? '')) req.url = originForm(req.url ?? '');
@@ -68,9 +71,8 @@ export function handleMethods(server, { app, serve }) {
     if (req.method === 'POST' && pathOf(req.url) === '/mcp') res.writeContinue();
     onRequest(req, res);
   });
-  // Nothing here tunnels or upgrades: answer these as ordinary requests, then close.
+  // Nothing here tunnels: CONNECT is answered as an ordinary request, then the connection closes.
   server.on('connect', (req, socket) => onRequest(req, responseOn(socket, req)));
-  server.on('upgrade', (req, socket) => onRequest(req, responseOn(socket, req)));
   server.on('clientError', (/** @type {Error & { code?: string, rawPacket?: Buffer }} */ err, /** @type {import('node:net').Socket} */ socket) => {
     // (Not while a pipelined response is still being written on the socket.)
     const free = socket.writable && !answered.has(socket) && !(/** @type {any} */ (socket)._httpMessage);
@@ -163,8 +165,6 @@ function responseOn(socket, req) {
     req.complete = true;
     req.push(null);
   }
-  delete req.headers.upgrade;
-  delete req.headers.connection;
   const res = new http.ServerResponse(req);
   res.shouldKeepAlive = false;
   res.assignSocket(/** @type {import('node:net').Socket} */ (socket));
