@@ -27,26 +27,27 @@ export async function POST(req: Request): Promise<Response> {
   const text = await readBody(req);
   if (text === null) return jsonRpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
   // Malformed tools/call params are answered here (-32602); the transport answers everything else,
-  // invalid JSON included, from the same text.
+  // invalid JSON included, from the same text. With every call refused it still gets the (empty) rest,
+  // so its header checks (Accept, Content-Type, protocol version) come first as always.
   const parsed = parseJson(text);
   const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenToolCalls(parsed);
-  if (refused.length && rest === undefined) return Response.json(Array.isArray(parsed) ? refused : refused[0], { headers: CORS });
 
   const server = createGoldServer({ origin: publicOrigin(req.headers, req.url) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
     const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
-    const res = await transport.handleRequest(forwarded, rest === undefined ? undefined : { parsedBody: rest });
+    const res = await transport.handleRequest(forwarded, parsed === undefined ? undefined : { parsedBody: rest });
     const headers = new Headers(res.headers);
     for (const [k, v] of Object.entries(CORS)) headers.set(k, v);
     // Closing the transport ends the stream, so the JSON body is read out first.
     const body = res.body ? await res.arrayBuffer() : null;
     if (!refused.length || (res.status !== 200 && res.status !== 202)) return new Response(body, { status: res.status, headers });
-    // A batch with some calls refused: their answers join the transport's.
-    const answered = body && body.byteLength ? (JSON.parse(new TextDecoder().decode(body)) as unknown) : [];
+    // The refused calls' answers join the transport's (a single refused call is answered alone).
+    const answered = res.status === 200 && body ? (JSON.parse(new TextDecoder().decode(body)) as unknown) : [];
+    const all = [...(Array.isArray(answered) ? answered : [answered]), ...refused];
     headers.set('Content-Type', 'application/json');
-    return new Response(JSON.stringify([...(Array.isArray(answered) ? answered : [answered]), ...refused]), { status: 200, headers });
+    return new Response(JSON.stringify(Array.isArray(parsed) ? all : all[0]), { status: 200, headers });
   } catch (err) {
     console.error('[mcp] request failed', err);
     return jsonRpcError(503, -32603, 'Temporary failure, please retry shortly');

@@ -13,7 +13,7 @@ export type JsonRpcAnswer =
 export interface Screened {
   /** Answers for the malformed calls, in their order. */
   refused: JsonRpcAnswer[];
-  /** What is left for the transport: the body itself, the batch without the refused calls, or undefined when nothing is left. */
+  /** What is left for the transport: the body itself, or the batch without the refused calls (empty when all were). */
   rest: unknown;
 }
 
@@ -23,7 +23,7 @@ const TOOL_NAMES = TOOL_DOCS.map((t) => t.name).join(', ');
 export function screenToolCalls(body: unknown): Screened {
   if (!Array.isArray(body)) {
     const refusal = refuse(body);
-    return refusal ? { refused: [refusal], rest: undefined } : { refused: [], rest: body };
+    return refusal ? { refused: [refusal], rest: [] } : { refused: [], rest: body };
   }
   const refused: JsonRpcAnswer[] = [];
   const rest = body.filter((message) => {
@@ -31,8 +31,7 @@ export function screenToolCalls(body: unknown): Screened {
     if (refusal) refused.push(refusal);
     return !refusal;
   });
-  if (!refused.length) return { refused, rest: body };
-  return { refused, rest: rest.length ? rest : undefined };
+  return { refused, rest: refused.length ? rest : body };
 }
 
 function refuse(message: unknown): JsonRpcAnswer | null {
@@ -41,7 +40,7 @@ function refuse(message: unknown): JsonRpcAnswer | null {
   const { id, params } = message;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
   const fail = (message: string): JsonRpcAnswer => ({ jsonrpc: '2.0', id, error: { code: -32602, message: `Invalid params: ${message}` } });
-  if (!isObject(params)) return fail('tools/call takes params {name, arguments}');
+  if (!isObject(params)) return fail('tools/call takes params with the name of a tool and its arguments');
   if (typeof params.name !== 'string') return fail(`name must be the name of a tool: ${TOOL_NAMES}`);
   if ('arguments' in params && !isObject(params.arguments)) return fail("arguments must be an object of the tool's arguments");
   if (!TOOL_DOCS.some((t) => t.name === params.name)) {
