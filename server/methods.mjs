@@ -1,8 +1,8 @@
 // Which methods each path takes, decided before the framework sees a request. Next answers TRACE,
 // and any method other than GET and HEAD on its static files, with a 500, answers unknown methods on
-// route handlers with an empty 400, and Node's parser drops what it cannot parse (lower-case or
-// unknown methods, CONNECT) with a bare 400 or a closed socket. Every one of those gets
-// the documented answer here instead:
+// route handlers with an empty 400; Node answers methods its parser does not know (lower-case or
+// unknown tokens) with a bare 400 and closes the socket on CONNECT. Every one of those gets the
+// documented answer here instead:
 //
 // - the API (/api/*, /llms.txt) and /mcp: their routes answer every method. The allowed ones pass;
 //   any other is handed to the route as a GET marked with the refused method, and the route answers
@@ -43,8 +43,8 @@ export function handleMethods(server, { app, serve }) {
   const onRequest = (req, res) => {
     // A client may not mark its own request.
     delete req.headers[REFUSED_METHOD_HEADER];
-    // Nothing here upgrades (with no 'upgrade' listener Node hands these over as ordinary requests),
-    // but the framework drops any request that asks to.
+    // Nothing here upgrades: with no 'upgrade' listener Node hands such requests over as ordinary
+    // ones, and so they go on (server.mjs keeps the framework's own upgrade hook off this server).
     delete req.headers.upgrade;
     // An absolute-form target ("GET http://host/path", meant for proxies) names a host of the client's
     // choosing, which the framework would redirect to: only its path and query go on.
