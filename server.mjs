@@ -2,11 +2,13 @@
 // build exists. A small custom server around Next so every response is compressed by content
 // negotiation, brotli when the client accepts it and gzip otherwise: `next start` only gzips.
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import next from 'next';
+import { handleMethods } from './server/methods.mjs';
 
 const root = import.meta.dirname;
 const distDir = process.env.NEXT_DIST_DIR || '.next';
@@ -20,7 +22,10 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
 }
 
 process.env.NODE_ENV = 'production';
-const app = next({ dev: false, dir: root, hostname, port });
+// Next hooks its WebSocket upgrade handler (development reloading and proxied rewrites, neither used
+// here) onto the server of the first request it sees, and that handler drops every request asking to
+// upgrade. It gets a stand-in, so such requests are answered like any other (server/methods.mjs).
+const app = next({ dev: false, dir: root, hostname, port, httpServer: /** @type {any} */ (new EventEmitter()) });
 const handle = app.getRequestHandler();
 await app.prepare();
 
@@ -35,10 +40,15 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
-const server = http.createServer((req, res) => {
-  // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
-  req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
-  compress(req, res, () => handle(req, res));
+const server = http.createServer();
+// Every request meets the method rules first (server/methods.mjs); the ones a path takes go on.
+handleMethods(server, {
+  app: handle,
+  serve(req, res) {
+    // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
+    req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
+    compress(req, res, () => handle(req, res));
+  },
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`));

@@ -1,5 +1,5 @@
 import { headers } from 'next/headers';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot } from '@/lib/spot';
 import { LivePrice } from './components/live-price';
 import { MiniChart } from './components/mini-chart';
@@ -8,7 +8,7 @@ import { MiniChart } from './components/mini-chart';
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   const spot = await getSpot({ compact: '1' }, { origin });
   return (
     <>

@@ -20,11 +20,12 @@ async function main() {
   // The history example is recorded on the last three months of real daily rows, to keep the OpenAPI document small.
   fake.onChart(realChartHandler('2026-01-16'));
   // The in-process sampler records a few real samples for the intraday example.
-  const app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1' } });
+  // Links in the examples point at a neutral public origin.
+  const app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', PUBLIC_URL: 'https://gold.example' } });
   await new Promise((r) => setTimeout(r, 7000));
   try {
     for (const [name, url] of Object.entries(EXAMPLES)) {
-      const res = await app.get(url, { headers: { 'x-forwarded-host': 'gold.example', 'x-forwarded-proto': 'https' } });
+      const res = await app.get(url);
       const body = await res.json();
       fs.writeFileSync(path.join(__dirname, '..', 'lib', 'data', 'examples', `${name}.json`), JSON.stringify(body, null, 2) + '\n');
       console.log(`${name}: HTTP ${res.status}`);

@@ -1,3 +1,4 @@
+import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
 import { html, jsonScript, type SafeHtml } from './html';
 import type { WidgetText } from './i18n';
@@ -81,14 +82,15 @@ const WIDGET_CSP = [
 
 /** A widget page; `maxAgeS` null: an answer no cache may keep (the failure page). */
 export function widgetResponse(body: string, maxAgeS: number | null, status = 200): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': WIDGET_CSP,
-      'Cache-Control': maxAgeS === null ? 'no-store' : `public, max-age=${maxAgeS}`,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
-    },
+  const headers = new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': WIDGET_CSP,
+    'Cache-Control': maxAgeS === null ? 'no-store' : `public, max-age=${maxAgeS}`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
   });
+  // Every widget page links back to the site through the public origin.
+  const vary = linkVary();
+  if (vary) headers.set('Vary', vary);
+  return new Response(body, { status, headers });
 }

@@ -1,4 +1,4 @@
-import { publicOrigin } from '../lib/http/respond';
+import { publicOrigin } from '../lib/http/public-origin.mjs';
 import { chartTitle } from './chart';
 import { html } from './html';
 import { textFor } from './i18n';
@@ -16,7 +16,7 @@ export type RenderWidget = (query: URLSearchParams, origin: string) => Promise<s
 export function widgetRoute(name: WidgetName, maxAgeS: number, render: RenderWidget): (req: Request) => Promise<Response> {
   return async (req) => {
     const query = new URL(req.url).searchParams;
-    const origin = publicOrigin(req);
+    const origin = publicOrigin(req.headers, req.url);
     try {
       return widgetResponse(await render(query, origin), maxAgeS);
     } catch (err) {

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { Code } from './code';
 
 export const metadata: Metadata = { title: 'Getting started' };
 
 export default async function Docs() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   return (
     <>
       <h1>Getting started</h1>
@@ -77,9 +77,9 @@ if (spot.data_state.status === 'unavailable') {
       <h2 id="errors">Errors</h2>
       <p>
         Errors are JSON with <code>error</code> (words), <code>data_state</code> and <code>updated_at</code>; an unknown currency adds{' '}
-        <code>supported</code>, other invalid values add <code>valid</code>. 400 bad input, 405 a method other than GET/OPTIONS (with{' '}
-        <code>Allow</code>), 414 a query string over 2,048 characters, 503 no real price yet. Unknown query parameters are ignored, so a
-        throwaway parameter bypasses intermediary caches.
+        <code>supported</code>, other invalid values add <code>valid</code>. 400 bad input, 404 a path under <code>/api/</code> that does
+        not exist, 405 a method other than GET, HEAD or OPTIONS (with <code>Allow</code>), 414 a query string over 2,048 characters, 503 no
+        real price yet. Unknown query parameters are ignored, so a throwaway parameter bypasses intermediary caches.
       </p>
 
       <h2 id="caching">Caching and fair use</h2>

@@ -1,6 +1,11 @@
 import { llmsText } from '@/lib/llms';
-import { publicOrigin, send } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { send } from '@/lib/http/respond';
+import { restRoute } from '@/lib/http/route';
 
-export function GET(req: Request): Response {
-  return send(req, llmsText(publicOrigin(req)), { contentType: 'text/plain; charset=utf-8', cache: 'public, max-age=3600' });
-}
+const route = restRoute({
+  get: async (req) =>
+    send(req, llmsText(publicOrigin(req.headers, req.url)), { contentType: 'text/plain; charset=utf-8', cache: 'public, max-age=3600', links: true }),
+});
+
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

@@ -1,6 +1,7 @@
 import { toCsv, type Table } from '../csv';
 import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../unavailable';
+import { linkVary } from './public-origin.mjs';
 
 // JSON responses with the headers every REST response carries. Compression is negotiated for
 // every response by the server in front of Next (server.mjs).
@@ -19,6 +20,8 @@ export interface SendOptions {
   cache?: string;
   headers?: Record<string, string>;
   contentType?: string;
+  /** The body holds links built from the public origin (adds `Vary` when request headers can change them). */
+  links?: boolean;
 }
 
 export function send(req: Request, body: string, opts: SendOptions = {}): Response {
@@ -30,6 +33,8 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
     'Cache-Control': opts.cache ?? (status >= 400 ? 'no-store' : 'public, max-age=30'),
     ...opts.headers,
   });
+  const vary = opts.links ? linkVary() : null;
+  if (vary) headers.append('Vary', vary);
   return new Response(req.method === 'HEAD' ? null : body, { status, headers });
 }
 
@@ -54,16 +59,4 @@ export function sendSeries<B extends { data_state: DataState; updated_at: string
     contentType: 'text/csv; charset=utf-8',
     headers: { ...opts.headers, 'X-Data-State': result.data_state.status, 'X-Updated-At': result.updated_at },
   });
-}
-
-/** The origin the client used (behind a proxy, the forwarded one), for absolute links. */
-export function publicOrigin(req: Request): string {
-  return originOf(req.headers, new URL(req.url));
-}
-
-/** The same from request headers alone (server components). */
-export function originOf(headers: Headers, url?: URL): string {
-  const host = headers.get('x-forwarded-host')?.split(',')[0].trim() || headers.get('host') || url?.host || 'localhost';
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0].trim() || url?.protocol.replace(':', '') || 'http';
-  return `${proto}://${host}`;
 }

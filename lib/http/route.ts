@@ -10,22 +10,31 @@ import { CORS_HEADERS, sendJson } from './respond';
 /** Longest query string we read; longer ones are refused before any work. */
 export const MAX_QUERY_LENGTH = 2048;
 
+/**
+ * Set by server.mjs (server/methods.mjs, which removes any value a client sends) on a request whose
+ * method the route does not take: the framework cannot route TRACE, PROPFIND or unknown methods,
+ * so the server hands them over as a GET carrying this header, and the route answers its own 405.
+ */
+export const REFUSED_METHOD_HEADER = 'x-refused-method';
+
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
 export interface RestRouteOptions {
   get: (req: Request, url: URL) => Promise<Response>;
-  /** The state of the route's primary data, for error bodies (must not call upstreams). */
-  state: () => Promise<DataState>;
+  /** The state of the route's primary data, for error bodies (must not call upstreams); absent on
+   * documents that have none (OpenAPI, llms.txt), whose errors are `{error}` alone. */
+  state?: () => Promise<DataState>;
 }
 
+type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Handler = (req: Request) => Promise<Response>;
 
-export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler> {
-  const fail = async (req: Request, err: unknown): Promise<Response> => {
-    const state = await opts.state().catch(() => NOTHING);
-    const { status, body, headers } = errorBody(err, state);
-    return sendJson(req, body, { status, headers });
-  };
+export function restRoute(opts: RestRouteOptions): Record<Exclude<Method, 'HEAD'>, Handler> {
+  const fail = errorResponder(opts.state);
+  const notAllowed: Handler = (req) => fail(req, new ApiError(405, 'Method not allowed', {}, { Allow: ALLOW }));
 
   const GET: Handler = async (req) => {
+    if (req.headers.has(REFUSED_METHOD_HEADER)) return notAllowed(req);
     try {
       const url = new URL(req.url);
       if (url.search.length > MAX_QUERY_LENGTH) throw new ApiError(414, `Query string longer than ${MAX_QUERY_LENGTH} characters`);
@@ -42,8 +51,21 @@ export function restRoute(opts: RestRouteOptions): Record<'GET' | 'OPTIONS' | 'P
     return new Response(null, { status: 204, headers });
   };
 
-  const notAllowed: Handler = (req) =>
-    fail(req, new ApiError(405, 'Method not allowed', {}, { Allow: 'GET, HEAD, OPTIONS' }));
-
   return { GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+}
+
+/** Any path under /api/ that no route serves: 404 JSON with CORS, whatever the method. */
+export function unknownApiRoute(state: () => Promise<DataState>): Record<Method, Handler> {
+  const fail = errorResponder(state);
+  const notFound: Handler = (req) => fail(req, new ApiError(404, 'Not found: see /api/openapi.json for the endpoints'));
+  return { GET: notFound, HEAD: notFound, OPTIONS: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
+}
+
+function errorResponder(state?: () => Promise<DataState>) {
+  return async (req: Request, err: unknown): Promise<Response> => {
+    const current = state ? await state().catch(() => NOTHING) : NOTHING;
+    const { status, body, headers } = errorBody(err, current);
+    const { data_state, updated_at, ...plain } = body;
+    return sendJson(req, state ? body : plain, { status, headers });
+  };
 }

@@ -1,6 +1,10 @@
-import { publicOrigin, sendJson } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { sendJson } from '@/lib/http/respond';
+import { restRoute } from '@/lib/http/route';
 import { openApiDocument } from '@/lib/openapi';
 
-export function GET(req: Request): Response {
-  return sendJson(req, openApiDocument(publicOrigin(req)), { cache: 'public, max-age=3600' });
-}
+const route = restRoute({
+  get: async (req) => sendJson(req, openApiDocument(publicOrigin(req.headers, req.url)), { cache: 'public, max-age=3600', links: true }),
+});
+
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { OPERATIONS, openApiDocument } from '@/lib/openapi';
 import { Code } from '../code';
 
@@ -43,7 +43,7 @@ function shorten(value: unknown): unknown {
 }
 
 export default async function ApiReference() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   const doc = openApiDocument(origin) as { paths: Record<string, { get: { parameters: Param[]; responses: Record<string, { description: string }> } }> };
   return (
     <>

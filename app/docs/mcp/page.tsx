@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { MCP_LIMIT } from '@/lib/mcp/rate-limit';
 import { toolDocs, type ArgDoc } from '@/lib/mcp/server';
 import { Code } from '../code';
@@ -8,7 +8,7 @@ import { Code } from '../code';
 export const metadata: Metadata = { title: 'MCP for AI agents' };
 
 export default async function McpDocs() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   const url = `${origin}/mcp`;
   return (
     <>

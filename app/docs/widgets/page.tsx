@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { FX_FALLBACK } from '@/lib/fx-fallback';
-import { originOf } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { WIDGETS } from '@/widgets/kinds';
 import { Code } from '../code';
 import { WidgetBuilder } from './builder';
@@ -9,7 +9,7 @@ import { WidgetBuilder } from './builder';
 export const metadata: Metadata = { title: 'Embeddable widgets' };
 
 export default async function WidgetsDocs() {
-  const origin = originOf(await headers());
+  const origin = publicOrigin(await headers());
   const currencies = Object.keys(FX_FALLBACK.table).sort();
   return (
     <>

@@ -13,7 +13,7 @@ export const getCentralBankReserves = tool({
     'when only the bundled table is available. Filter with country (name part or ISO3).',
   input: z.object({
     country: z
-      .string()
+      .string({ error: 'country must be text: part of a country name or an ISO3 code, e.g. "india" or "DEU"' })
       .max(80, { error: 'country must be at most 80 characters' })
       .optional()
       .meta({ description: 'Optional filter: part of a country name or its ISO3 code, case-insensitive (e.g. "india", "DEU")' }),

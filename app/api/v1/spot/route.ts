@@ -1,12 +1,14 @@
 import { parseQuery } from '@/lib/http/query';
-import { publicOrigin, sendResult } from '@/lib/http/respond';
+import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { sendResult } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 import { SpotQuery } from '@/lib/schemas/spot';
 import { getSpot, goldState } from '@/lib/spot';
 
 const route = restRoute({
   state: goldState,
-  get: async (req, url) => sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req) }), { cache: 'public, max-age=30' }),
+  get: async (req, url) =>
+    sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req.headers, req.url) }), { cache: 'public, max-age=30', links: true }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;
