@@ -19,6 +19,7 @@ export const config = {
     crypto: () => url('CRYPTO_API_URL', 'https://api.coingecko.com'),
     chart: () => url('CHART_API_URL', 'https://query1.finance.yahoo.com'),
     reserves: () => url('RESERVES_API_URL', 'https://api.db.nomics.world'),
+    quotes: () => url('QUOTES_API_URL', 'https://forex-data-feed.swissquote.com'),
   },
   /** Milliseconds a single upstream request may take before it counts as down. */
   upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),
