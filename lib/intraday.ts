@@ -1,6 +1,7 @@
 import { config } from './config';
 import { toDataState } from './data-state';
 import { ApiError, invalidValue } from './http/errors';
+import { openSecondsSince } from './market-now';
 import { SERIES, type SampleSymbol } from './sampler';
 import type { DataState } from './schemas/common';
 import { INTRADAY_SYMBOLS, type Intraday } from './schemas/intraday';
@@ -21,10 +22,12 @@ export function parseIntradayParams(p: { symbol?: string; hours?: string }): { s
   return { symbol: symbol as SampleSymbol, hours: Number(hours) };
 }
 
-/** State of a recorded series from its latest sample: stale once the recorder has missed three beats. */
-function seriesState(last: { t: number } | undefined, now: number): DataState {
+/** State of a recorded series from its latest sample: stale once the recorder has missed three beats.
+ *  Only beats while the market was open count: nothing is recorded while it is closed, so the last
+ *  sample before a close stays fresh through the closure. */
+export function seriesState(last: { t: number } | undefined, now: number): DataState {
   if (!last) return { status: 'unavailable', as_of: null, source: null, age_seconds: null };
-  const late = now / 1000 - last.t > 3 * config.sampleIntervalS();
+  const late = openSecondsSince(last.t * 1000, now) > 3 * config.sampleIntervalS();
   return toDataState({ status: late ? 'stale' : 'fresh', asOf: last.t * 1000, source: 'cache' }, now);
 }
 
@@ -45,7 +48,7 @@ export async function getIntraday(params: { symbol?: string; hours?: string }): 
     count: points.length,
     coverage_seconds: points.length > 1 ? points[points.length - 1].t - points[0].t : 0,
     interval_seconds: config.sampleIntervalS(),
-    source: 'Recorded by this service from gold-api.com spot',
+    source: 'Recorded by this service from the spot price it serves (gold-api.com, or the swissquote.com quotes feed when that one is served)',
     data_state: seriesState(points[points.length - 1], now),
     updated_at: new Date(now).toISOString(),
   };

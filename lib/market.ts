@@ -95,3 +95,15 @@ export function marketState(nowMs: number): MarketState {
   }
   throw new Error('market calendar: no change within 14 days');
 }
+
+/** Seconds the market was open between two instants (ms): what a recorder could have sampled. */
+export function openSecondsBetween(fromMs: number, toMs: number): number {
+  let open = 0;
+  for (let t = fromMs; t < toMs; ) {
+    const s = marketState(t);
+    const end = Math.min(Date.parse(s.next_change), toMs);
+    if (s.status === 'open') open += end - t;
+    t = end;
+  }
+  return Math.floor(open / 1000);
+}

@@ -1,9 +1,7 @@
-import { toDataState } from '../lib/data-state';
-import { feeds } from '../lib/feeds';
 import { ApiError } from '../lib/http/errors';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { getSpot } from '../lib/spot';
+import { getSpot, goldState } from '../lib/spot';
 
 // What a widget page renders with: the same lib functions the REST endpoints answer from.
 
@@ -29,5 +27,5 @@ export async function spotForWidget(currency: string, unit: string, origin: stri
       throw err;
     }
   }
-  return { spot: null, state: toDataState(await feeds.gold.peek()), currency, codes: [currency] };
+  return { spot: null, state: await goldState(), currency, codes: [currency] };
 }
