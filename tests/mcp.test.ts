@@ -187,6 +187,7 @@ describe('mcp: every other tool equals its REST endpoint', () => {
 describe('mcp: data states are ordinary results', () => {
   it('stale: the last real price, labelled stale with its age', async () => {
     const f = await FakeUpstream.start();
+    f.set('quotes', { mode: 'refuse' });
     const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
     try {
       const client = await mcpClient(a);
@@ -208,7 +209,7 @@ describe('mcp: data states are ordinary results', () => {
 
   it('unavailable: says so, gives no number, raises no error', async () => {
     const f = await FakeUpstream.start();
-    f.set('gold', { mode: 'status', status: 500 });
+    f.set('gold', { mode: 'status', status: 500 }).set('quotes', { mode: 'status', status: 500 });
     const a = await App.start({ env: f.env() });
     try {
       const client = await mcpClient(a);
