@@ -105,5 +105,5 @@ export function openSecondsBetween(fromMs: number, toMs: number): number {
     if (s.status === 'open') open += end - t;
     t = end;
   }
-  return Math.floor(open / 1000);
+  return open / 1000;
 }
