@@ -1,6 +1,6 @@
 import type { DataState } from '../../lib/schemas/common';
 import { ago, money, number, priceDecimals } from '../format';
-import { staleBadge } from '../price';
+import { marketLine, staleBadge } from '../price';
 import { config, poll, reportHeight, setText } from './shared';
 
 // Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
@@ -33,6 +33,8 @@ function show(status: number, body: any) {
     setText('price', money(body.xau.price, body.xau.currency, cfg.locale, priceDecimals(body.xau.currency, cfg.unit)));
     if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));
+    const closed = marketLine(body.market, cfg.locale);
+    setText('market', closed, !closed);
   } else if (status === 503) {
     setText('price', 'Price unavailable');
   }
