@@ -6,6 +6,7 @@ import { readQuotes } from '@/lib/upstream/quotes';
 import { App } from './support/app';
 import { sleep } from './support/expect';
 import { FakeUpstream, fixture, QUOTES_FIXTURE, type Behaviour } from './support/fake-upstream';
+import { marketClockAt, WEEKEND_DAY } from './support/market';
 import { mcpClient } from './support/mcp';
 
 // Spot from two independent sources (gold-api.com, then the quotes feed): either one taken away in
@@ -208,5 +209,32 @@ describe('fair use', () => {
     expect(fake.calls.silver).toBe(1);
     // XAU and XAG once each: after a failure the feed waits before asking again.
     expect(fake.calls.quotes).toBe(2);
+  });
+});
+
+describe('on a weekend', () => {
+  it('every surface says the market is closed and when it reopens; the sampler records nothing', async () => {
+    const secret = 'weekend-secret';
+    const { app } = await scenario(undefined, { ...marketClockAt(WEEKEND_DAY), CRON_SECRET: secret, CACHE_TTL_S: '30' });
+    const reopen = Date.parse('2026-11-22T18:00:00-05:00');
+    const b = await spot(app);
+    expect(b.market).toMatchObject({ status: 'closed', reason: 'weekend' });
+    // The calendar's clock is shifted onto a Saturday: the reopening is as far ahead as it would be then.
+    expect(Math.abs(Date.parse(b.market.next_change) - Date.parse(b.updated_at) - (reopen - WEEKEND_DAY))).toBeLessThan(5000);
+    // Freshness does not depend on the market: the price is fresh, it just does not move.
+    expect(b.data_state.status).toBe('fresh');
+
+    const client = await mcpClient(app);
+    const tool: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
+    await client.close();
+    expect(tool.structuredContent.market).toMatchObject({ status: 'closed', reason: 'weekend' });
+    expect(tool.content[0].text).toMatch(/Market closed \(weekend\) until \S+Z: the price does not move until it reopens/);
+
+    const page = await (await app.get('/widgets/price')).text();
+    expect(page).toMatch(/data-f="market">Market closed · reopens [^<]+</);
+
+    const cron = await app.json('/api/cron/sample', { headers: { authorization: `Bearer ${secret}` } });
+    expect(cron.body.samples).toEqual({ xau: 'market closed', xag: 'market closed' });
+    expect((await app.json('/api/v1/intraday')).body.count).toBe(0);
   });
 });
