@@ -10,7 +10,7 @@ describe('OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
-    expect((doc.info as { version: string }).version).toBe('1.5');
+    expect((doc.info as { version: string }).version).toBe('1.6');
     expect(doc.servers).toEqual([{ url: 'https://example.test' }]);
   });
 

@@ -25,8 +25,9 @@ export function registerGetGoldIntraday(server: McpServer) {
       title: 'Recorded intraday series',
       description:
         'The first-party series this service records: the live gold (xau) or silver (xag) spot in USD per troy ounce, sampled every 2 minutes ' +
-        'and kept 14 days, for the last 1 to 48 hours. Only real samples, oldest first; gaps mean the upstream was down. coverage_seconds says how ' +
-        'much of the window is covered. data_state describes the latest sample.',
+        'while the market is open and kept 14 days, for the last 1 to 48 hours. Only real samples of the price spot serves, oldest first; gaps mean ' +
+        'both sources were down or the market was closed (weekends, the daily break, holidays). coverage_seconds says how much of the window is ' +
+        'covered. data_state describes the latest sample; a closed market does not make it stale.',
       inputSchema: Input,
       outputSchema: Output,
       annotations: { readOnlyHint: true, openWorldHint: true, title: 'Recorded intraday series' },
