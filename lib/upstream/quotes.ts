@@ -32,7 +32,8 @@ export function readQuotes(metal: Metal, body: unknown, fetchedAt: number): Sour
   if (candidates.length === 0) throw new UpstreamError(QUOTES_API_NAME, `no ${metal} entry with a positive bid below the ask`);
   const newest = Math.max(...candidates.map((c) => c.ts));
   const best = candidates.filter((c) => c.ts === newest).reduce((a, b) => (b.ask - b.bid < a.ask - a.bid ? b : a));
-  const mid = (best.bid + best.ask) / 2;
+  // Rounded only to drop binary noise (4389.379999999999): quotes carry 3 decimals, so 6 lose nothing.
+  const mid = Math.round(((best.bid + best.ask) / 2) * 1e6) / 1e6;
   const absurd = implausible(metal, best.bid) ?? implausible(metal, best.ask);
   if (absurd) throw new UpstreamError(QUOTES_API_NAME, absurd);
   // An upstream clock ahead of ours would give a negative age: never claim a value from the future.

@@ -2,9 +2,9 @@
 // the service's market calendar so that "now" reads as a moment of an ordinary trading day (or of a
 // weekend), with hours of the same state ahead.
 
-/** Seconds from now to `instant` (ms), as the offset that makes the calendar read that instant now. */
+/** Seconds from now to `instant` (ms), in whole minutes so `next_change` stays on the minute. */
 export function marketClockAt(instant: number): Record<string, string> {
-  return { MARKET_CLOCK_OFFSET_S: String(Math.round((instant - Date.now()) / 1000)) };
+  return { MARKET_CLOCK_OFFSET_S: String(Math.round((instant - Date.now()) / 60_000) * 60) };
 }
 
 /** Wednesday 18 November 2026, 09:00 New York time: open for the next eight hours. */
