@@ -19,12 +19,12 @@ const METALS: Record<SampleSymbol, ServedMetal> = { xau: 'gold', xag: 'silver' }
 export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable' | 'market closed';
 
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
+  if (marketNow(nowMs).status === 'closed') return { xau: 'market closed', xag: 'market closed' };
   const interval = config.sampleIntervalS();
   const t = Math.floor(nowMs / 1000);
   const bucket = Math.floor(t / interval);
   const store = getStore();
   const result = {} as Record<SampleSymbol, SampleOutcome>;
-  if (marketNow(nowMs).status === 'closed') return { xau: 'market closed', xag: 'market closed' };
   await Promise.all(
     (Object.keys(SERIES) as SampleSymbol[]).map(async (symbol) => {
       const { reading } = await servedPrice(METALS[symbol]);
