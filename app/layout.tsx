@@ -33,7 +33,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <div className="wrap">
             <p>
               Prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for
-              settlement, execution or contractual valuation. Sources: gold-api.com, open.er-api.com, CoinGecko, Yahoo Finance, World Gold
+              settlement, execution or contractual valuation. Sources: gold-api.com, Swissquote, open.er-api.com, CoinGecko, Yahoo Finance, World Gold
               Council, IMF, USGS (<a href="/docs/data">details</a>).
             </p>
             <p>

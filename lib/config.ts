@@ -19,6 +19,7 @@ export const config = {
     crypto: () => url('CRYPTO_API_URL', 'https://api.coingecko.com'),
     chart: () => url('CHART_API_URL', 'https://query1.finance.yahoo.com'),
     reserves: () => url('RESERVES_API_URL', 'https://api.db.nomics.world'),
+    quotes: () => url('QUOTES_API_URL', 'https://forex-data-feed.swissquote.com'),
   },
   /** Milliseconds a single upstream request may take before it counts as down. */
   upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),
@@ -26,6 +27,11 @@ export const config = {
   dataDir: () => process.env.DATA_DIR || './.data',
   /** Test-only: when set, every cache TTL becomes this many seconds. */
   ttlOverrideS: () => num('CACHE_TTL_S', 0) || null,
+  /** Test-only: the market calendar reads the clock shifted by this many seconds (may be negative). */
+  marketClockOffsetS: () => {
+    const n = Number(process.env.MARKET_CLOCK_OFFSET_S || 0);
+    return Number.isFinite(n) ? n : 0;
+  },
   /** Sampler period and bucket width, seconds (default 120). */
   sampleIntervalS: () => num('SAMPLE_INTERVAL_S', 120),
   samplerEnabled: () => (process.env.SAMPLER ?? '').toLowerCase() !== 'off',

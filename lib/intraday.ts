@@ -1,5 +1,6 @@
 import { config } from './config';
 import { toDataState } from './data-state';
+import { openSecondsSince } from './market-now';
 import { SERIES } from './sampler';
 import type { DataState } from './schemas/common';
 import { MAX_HOURS, type Intraday, type IntradayQuery } from './schemas/intraday';
@@ -9,10 +10,12 @@ import { NOTHING, unavailable, type Unavailable } from './unavailable';
 // GET /api/v1/intraday: the recorded series for the last `hours`. The store reads only that
 // window (points are keyed by series and time), never the whole 14 days.
 
-/** State of a recorded series from its latest sample: stale once the recorder has missed three beats. */
-function seriesState(last: { t: number } | undefined, now: number): DataState {
+/** State of a recorded series from its latest sample: stale once the recorder has missed three beats.
+ *  Only beats while the market was open count: nothing is recorded while it is closed, so the last
+ *  sample before a close stays fresh through the closure. */
+export function seriesState(last: { t: number } | undefined, now: number): DataState {
   if (!last) return NOTHING;
-  const late = now / 1000 - last.t > 3 * config.sampleIntervalS();
+  const late = openSecondsSince(last.t * 1000, now) > 3 * config.sampleIntervalS();
   return toDataState({ status: late ? 'stale' : 'fresh', asOf: last.t * 1000, source: 'cache' }, now);
 }
 
@@ -28,7 +31,7 @@ export async function getIntraday({ symbol, hours }: Pick<IntradayQuery, 'symbol
     count: points.length,
     coverage_seconds: points.length > 1 ? points[points.length - 1].t - points[0].t : 0,
     interval_seconds: config.sampleIntervalS(),
-    source: 'Recorded by this service from gold-api.com spot',
+    source: 'Recorded by this service from the spot price it serves (gold-api.com, or the swissquote.com quotes feed when that one is served)',
     data_state: seriesState(points[points.length - 1], now),
     updated_at: new Date(now).toISOString(),
   };

@@ -10,7 +10,9 @@ export function llmsText(origin: string): string {
     '',
     '> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and three units, ' +
       'silver, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ' +
-      'multi-asset charts and central-bank gold reserves. A price is never simulated: during an outage the last real price ' +
+      'multi-asset charts and central-bank gold reserves. Spot comes from two independent live sources (gold-api.com, else the ' +
+      'swissquote.com bid/ask mid), cross-checked, with bid/ask and the market hours (`market`: closed on weekends, in the daily break ' +
+      'and on holidays, with the next open or close). A price is never simulated: when both sources are down the last real price ' +
       'is served flagged `stale`, and with none the answer is `unavailable` (HTTP 503). Every response carries `data_state` and `updated_at`.',
     '',
     'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',

@@ -46,14 +46,18 @@ export const OPERATIONS: Operation[] = [
     description:
       'XAU/USD converted with the live FX table into the requested currency and unit, with silver, the gold/silver ratio, tokenized gold, ' +
       'Bitcoin measured in gold, market caps and supply statistics. Each data group (gold, silver, FX, tokens) is fresh, stale or unavailable ' +
-      'on its own (`groups`); `data_state` is the gold price’s. Cached 30 s (tokens 60 s, FX 12 h).',
+      'on its own (`groups`); `data_state` is the gold price’s. Cached 30 s (tokens 60 s, FX 12 h). ' +
+      'Gold and silver come from two independent live sources: gold-api.com when fresh, else the mid of the swissquote.com bid/ask quotes ' +
+      '(`price_source` and `silver_source` name the one served); only when both are down is the last real price served stale. ' +
+      '`sources` lists both with what each holds, `cross_check` says whether they agree within 1.5%, and `bid_usd_oz`/`ask_usd_oz` ' +
+      'carry the quotes feed’s gold bid and ask. `market` gives the market hours (New York time): while closed a fresh price does not move.',
     tag: 'Prices',
     query: SpotQuery,
     ok: { schema: Spot, description: 'The spot resource (stale: the last real price during an outage)', example: spotExample },
     errors: {
       400: 'Unsupported currency (with `supported`), unit or flag value, or a parameter given twice',
       ...COMMON_ERRORS,
-      503: 'The gold upstream is down and no real price has been seen yet',
+      503: 'Both gold sources are down and no real price has been seen yet',
     },
     cache: 'public, max-age=30',
   },
@@ -63,8 +67,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'The recorded intraday series',
     description:
       'This service records the live gold and silver spot every 2 minutes and keeps 14 days. Points are real samples only, oldest first, ' +
-      'never interpolated; gaps mean the upstream was down. `coverage_seconds` shows how much of the window the series covers. ' +
-      '`data_state` describes the latest sample (stale once three samples are missed; unavailable with no sample in the window).',
+      'never interpolated; gaps mean both sources were down, or the market was closed (nothing is recorded then). `coverage_seconds` shows how much of the window the series covers. ' +
+      '`data_state` describes the latest sample (stale once three samples are missed while the market is open; unavailable with no sample in the window).',
     tag: 'Series',
     query: IntradayQuery,
     csv: CSV_TABLES.intraday,

@@ -1,22 +1,25 @@
 import { config } from './config';
-import { feeds } from './feeds';
-import type { Feed } from './freshness';
+import { marketNow } from './market-now';
+import { servedPrice, type ServedMetal } from './served-price';
 import { getStore, StoreDownError } from './store';
 
 // The recorder behind /api/v1/intraday: the current gold and silver spot into the store, at most
 // one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
 // instances never duplicate), points older than 14 days trimmed. Only fresh, real prices are
-// recorded: during an outage nothing is written (a stale price is not a new sample).
+// recorded: during an outage nothing is written (a stale price is not a new sample). The price is the
+// one spot serves, whichever source gave it. While the market is closed nothing is recorded: the price
+// does not move, and a flat line of repeats would pass for trading that did not happen.
 
 export const RETENTION_S = 14 * 24 * 3600;
 export const SERIES = { xau: 'intraday:xau', xag: 'intraday:xag' } as const;
 export type SampleSymbol = keyof typeof SERIES;
 
-const FEEDS: Record<SampleSymbol, Feed<number>> = { xau: feeds.gold, xag: feeds.silver };
+const METALS: Record<SampleSymbol, ServedMetal> = { xau: 'gold', xag: 'silver' };
 
-export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable';
+export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable' | 'market closed';
 
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
+  if (marketNow(nowMs).status === 'closed') return { xau: 'market closed', xag: 'market closed' };
   const interval = config.sampleIntervalS();
   const t = Math.floor(nowMs / 1000);
   const bucket = Math.floor(t / interval);
@@ -24,7 +27,7 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
   const result = {} as Record<SampleSymbol, SampleOutcome>;
   await Promise.all(
     (Object.keys(SERIES) as SampleSymbol[]).map(async (symbol) => {
-      const reading = await FEEDS[symbol].read();
+      const { reading } = await servedPrice(METALS[symbol]);
       if (reading.status !== 'fresh' || reading.value === null) {
         result[symbol] = 'no fresh price';
         return;

@@ -1,18 +1,20 @@
 import { toDataState } from './data-state';
 import { feeds } from './feeds';
 import { FX_FALLBACK } from './fx-fallback';
+import { marketNow } from './market-now';
 import type { Reading } from './freshness';
 import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
 import type { Spot, SpotQuery } from './schemas/spot';
 import { KARATS, purity } from './karats';
 import { stats } from './stats';
+import { peekServed, servedPrice, type Served } from './served-price';
 import { storeStatus } from './store';
 import { unavailable, type Unavailable } from './unavailable';
 import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, type Unit } from './units';
 import { CRYPTO_API_NAME } from './upstream/crypto';
 import { FX_API_NAME, type FxTable } from './upstream/fx';
-import { GOLD_API_NAME } from './upstream/gold-api';
+import { QUOTES_API_NAME } from './upstream/quotes';
 
 // GET /api/v1/spot: gold in any currency and unit, with silver, FX, tokens, Bitcoin and the
 // annual statistics. Each group is read from its own feed and degrades on its own; only a gold
@@ -39,20 +41,22 @@ function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: Dat
 /** The spot resource for a parsed query; an unsupported currency is the documented 400. */
 export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Promise<Spot | Unavailable> {
   const q = { currency: (query.currency ?? 'USD').toUpperCase(), unit: query.unit ?? 'oz', compact: query.compact === '1', debug: query.debug === '1' };
-  const [gold, silver, fxr, tokens] = await Promise.all([
-    feeds.gold.read(),
-    feeds.silver.read(),
+  const [goldServed, silverServed, fxr, tokens] = await Promise.all([
+    servedPrice('gold'),
+    servedPrice('silver'),
     feeds.fx.read(),
     feeds.tokens.read(),
   ]);
   const now = Date.now();
   const fx = fxInUse(fxr, now);
+  const gold = goldServed.reading;
+  const silver = silverServed.reading;
 
   if (!/^[A-Z]{3}$/.test(q.currency) || !(q.currency in fx.table)) {
     throw new ApiError(400, `Unsupported currency: ${query.currency}`, { supported: Object.keys(fx.table).sort() });
   }
   if (gold.value === null) {
-    return unavailable('Gold price unavailable: the upstream is down and no real price has been seen yet. Retry shortly.', toDataState(gold, now), now);
+    return unavailable('Gold price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.', toDataState(gold, now), now);
   }
 
   const spot = gold.value;
@@ -97,10 +101,12 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     cb_net_purchases_tonnes: stats.cb_net_purchases_tonnes,
     cb_reserves_pct_supply: round((stats.cb_reserves_tonnes / stats.gold_supply_tonnes) * 100, 2),
     cb_share_global_reserves_pct: round(stats.cb_share_global_reserves * 100, 2),
-    price_source: GOLD_API_NAME,
+    price_source: goldServed.source,
     fx_source: fx.source,
-    silver_source: silver.value === null ? 'unavailable' : GOLD_API_NAME,
+    silver_source: silverServed.source,
     token_source: t === null ? 'unavailable' : CRYPTO_API_NAME,
+    ...twoSources(goldServed),
+    market: marketNow(now),
     data_state: dataState,
     groups: { gold: dataState, silver: toDataState(silver, now), fx: fx.state, tokens: toDataState(tokens, now) },
     stale: gold.status === 'stale',
@@ -124,7 +130,18 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   return body;
 }
 
-/** Gold's state without asking the upstream: for error bodies. */
+/** The additive two-source fields of spot: each gold source, their agreement, and the quotes feed's bid/ask. */
+function twoSources(gold: Served): Pick<Spot, 'sources' | 'cross_check' | 'bid_usd_oz' | 'ask_usd_oz' | 'quote_source'> {
+  return {
+    sources: gold.sources,
+    cross_check: gold.crossCheck,
+    bid_usd_oz: gold.quote?.bid ?? null,
+    ask_usd_oz: gold.quote?.ask ?? null,
+    quote_source: gold.quote ? QUOTES_API_NAME : 'unavailable',
+  };
+}
+
+/** Gold's state without asking the upstreams: for error bodies. */
 export async function goldState(): Promise<DataState> {
-  return toDataState(await feeds.gold.peek());
+  return toDataState((await peekServed('gold')).reading);
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from '../tests/support/market';
 import { realChartHandler } from '../tests/support/yahoo';
 
 const EXAMPLES: Record<string, string> = {
@@ -19,9 +20,11 @@ async function main() {
   const fake = await FakeUpstream.start();
   // The history example is recorded on the last three months of real daily rows, to keep the OpenAPI document small.
   fake.onChart(realChartHandler('2026-01-16'));
-  // The in-process sampler records a few real samples for the intraday example.
+  // The in-process sampler records a few real samples for the intraday example (on a trading day, whatever today is).
   // Links in the examples point at a neutral public origin.
-  const app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', PUBLIC_URL: 'https://gold.example' } });
+  const app = await App.start({
+    env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', PUBLIC_URL: 'https://gold.example', ...marketClockAt(OPEN_DAY) },
+  });
   await new Promise((r) => setTimeout(r, 7000));
   try {
     for (const [name, url] of Object.entries(EXAMPLES)) {

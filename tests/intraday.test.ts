@@ -5,6 +5,7 @@ import { Intraday } from '@/lib/schemas/intraday';
 import { App } from './support/app';
 import { sleep } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from './support/market';
 
 // The sampler and the recorded series, against the built app.
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 async function start(env: Record<string, string> = {}, setup?: (f: FakeUpstream) => void) {
   const fake = await FakeUpstream.start();
   setup?.(fake);
-  const app = await App.start({ env: { ...fake.env(), CRON_SECRET: SECRET, CACHE_TTL_S: '1', ...env } });
+  const app = await App.start({ env: { ...fake.env(), CRON_SECRET: SECRET, CACHE_TTL_S: '1', ...marketClockAt(OPEN_DAY), ...env } });
   cleanup.push(() => fake.close(), () => app.stop());
   return { fake, app };
 }
@@ -66,7 +67,7 @@ describe('cron route', () => {
   it('upstream down: nothing is recorded, not even the stale price', async () => {
     const { app, fake } = await start({ SAMPLE_INTERVAL_S: '2' });
     expect((await cron(app, `Bearer ${SECRET}`)).body.samples.xau).toBe('recorded');
-    fake.set('gold', { mode: 'refuse' }).set('silver', { mode: 'status', status: 500 });
+    fake.set('gold', { mode: 'refuse' }).set('silver', { mode: 'status', status: 500 }).set('quotes', { mode: 'refuse' });
     await sleep(2100);
     const r = await cron(app, `Bearer ${SECRET}`);
     expect(r.body.samples).toEqual({ xau: 'no fresh price', xag: 'no fresh price' });

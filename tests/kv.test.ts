@@ -4,6 +4,7 @@ import { Spot } from '@/lib/schemas/spot';
 import { App } from './support/app';
 import { sleep } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from './support/market';
 import { call, rpc } from './support/mcp';
 import { RedisServer, UpstashBridge } from './support/upstash-bridge';
 
@@ -38,8 +39,10 @@ afterEach(async () => {
 /** A fake upstream and `n` instances on one KV key space (a fresh prefix), with `env` on top. */
 async function cluster(n: number, env: Record<string, string> = {}) {
   const fake = await FakeUpstream.start();
+  // One spot source is enough to follow prices through KV; the quotes feed stays away.
+  fake.set('quotes', { mode: 'refuse' });
   running.push(fake);
-  const shared = { ...fake.env(), ...bridge.env(), KV_TIMEOUT_MS: String(KV_TIMEOUT_MS), ...env };
+  const shared = { ...fake.env(), ...bridge.env(), KV_TIMEOUT_MS: String(KV_TIMEOUT_MS), ...marketClockAt(OPEN_DAY), ...env };
   const apps = await Promise.all(Array.from({ length: n }, () => App.start({ env: shared })));
   running.push(...apps);
   return { fake, apps, env: shared };
@@ -229,7 +232,7 @@ describe('KV outage mid-run', () => {
     await bridge.restart();
     await untilStore(a, 'kv');
     await untilStore(b, 'kv');
-    fake.reset().set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' });
+    fake.reset().set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' }).set('quotes', { mode: 'refuse' });
     await sleep(PAST_TTL);
     expect((await spot(a)).body).toMatchObject({ spot_usd_oz: goldLater.price, data_state: { status: 'fresh', source: 'upstream' } });
     fake.set('gold', { mode: 'refuse' });

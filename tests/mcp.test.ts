@@ -5,6 +5,7 @@ import { Spot } from '@/lib/schemas/spot';
 import { App } from './support/app';
 import { sleep, waitFor } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from './support/market';
 import { call, comparable, initialize, mcpClient, rpc } from './support/mcp';
 import { realChartHandler } from './support/yahoo';
 import { History } from '@/lib/schemas/history';
@@ -188,6 +189,7 @@ describe('mcp: every other tool equals its REST endpoint', () => {
 describe('mcp: data states are ordinary results', () => {
   it('stale: the last real price, labelled stale with its age', async () => {
     const f = await FakeUpstream.start();
+    f.set('quotes', { mode: 'refuse' });
     const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
     try {
       const client = await mcpClient(a);
@@ -209,7 +211,7 @@ describe('mcp: data states are ordinary results', () => {
 
   it('unavailable: says so, gives no number, raises no error', async () => {
     const f = await FakeUpstream.start();
-    f.set('gold', { mode: 'status', status: 500 });
+    f.set('gold', { mode: 'status', status: 500 }).set('quotes', { mode: 'status', status: 500 });
     const a = await App.start({ env: f.env() });
     try {
       const client = await mcpClient(a);
@@ -241,7 +243,7 @@ describe('mcp: every tool through an outage', () => {
     expect(checked.success, `${name}: ${checked.error?.message}`).toBe(true);
   };
   const down = (f: FakeUpstream) => {
-    for (const r of ['gold', 'silver', 'fx', 'crypto', 'chart', 'reserves'] as const) f.set(r, { mode: 'refuse' });
+    for (const r of ['gold', 'silver', 'quotes', 'fx', 'crypto', 'chart', 'reserves'] as const) f.set(r, { mode: 'refuse' });
   };
 
   it('never seen: an ordinary result saying unavailable, no number; reserves fall back to the snapshot', async () => {
@@ -272,7 +274,9 @@ describe('mcp: every tool through an outage', () => {
   it('after real data: each result carries the last real values, labelled stale with their age', async () => {
     const f = await FakeUpstream.start();
     f.onChart(realChartHandler());
-    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '1' } });
+    // One gold source, so the stale price is the one seen before; the sampler needs an open market.
+    f.set('quotes', { mode: 'refuse' });
+    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', ...marketClockAt(OPEN_DAY) } });
     try {
       const client = await mcpClient(a);
       await waitFor(async () => (await a.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 1);

@@ -7,6 +7,8 @@ import { FakeUpstream, fixture, type Behaviour } from './support/fake-upstream';
 
 // Freshness states, outages, garbage and concurrency. Each scenario gets its own app and store,
 // with every cache TTL at 1 s (CACHE_TTL_S) so an outage is noticed on the next request.
+// These scenarios are about one source: the quotes feed refuses throughout, so gold and silver come
+// from gold-api.com alone (tests/two-sources.test.ts covers the pair).
 
 const gold = fixture('goldapi-price-XAU.json');
 const silver = fixture('goldapi-price-XAG.json');
@@ -18,6 +20,7 @@ const PAST_TTL = 1200;
 const open: { app: App; fake: FakeUpstream }[] = [];
 async function scenario(setup?: (fake: FakeUpstream) => void, env: Record<string, string> = TTL_ENV) {
   const fake = await FakeUpstream.start();
+  fake.set('quotes', { mode: 'refuse' });
   setup?.(fake);
   const app = await App.start({ env: { ...fake.env(), ...env } });
   open.push({ app, fake });

@@ -1,13 +1,11 @@
 import { getChart } from '../lib/chart';
 import type { ChartSymbol } from '../lib/chart-catalog';
-import { feeds } from '../lib/feeds';
 import { getHistory } from '../lib/history';
 import { ApiError } from '../lib/http/errors';
-import { toDataState } from '../lib/data-state';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { getSpot } from '../lib/spot';
-import { isUnavailable, NOTHING } from '../lib/unavailable';
+import { getSpot, goldState } from '../lib/spot';
+import { isUnavailable } from '../lib/unavailable';
 import type { Unit } from '../lib/units';
 
 // What a widget page renders with: the same lib functions the REST endpoints answer from.
@@ -36,7 +34,7 @@ export async function spotForWidget(currency: string, unit: Unit, origin: string
     delete spot.fx_rates;
     return { spot, state: spot.data_state, currency: code, codes };
   }
-  return { spot: null, state: toDataState(await feeds.gold.peek()), currency, codes: [currency] };
+  return { spot: null, state: await goldState(), currency, codes: [currency] };
 }
 
 /** The latest daily change of the history series (percent), or null when the history is unavailable. */
@@ -61,6 +59,6 @@ export async function chartHeadline(symbol: ChartSymbol, origin: string): Promis
     return { latest: view.spot?.silver_usd_oz ?? null, currency: 'USD', state: view.spot?.groups.silver ?? view.state };
   }
   const chart = await getChart({ symbol, range: '5d', interval: '1d' });
-  if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state ?? NOTHING };
+  if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state };
   return { latest: chart.points[chart.points.length - 1]?.c ?? null, currency: chart.currency ?? 'USD', state: chart.data_state };
 }

@@ -1,6 +1,6 @@
 import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
-import { html, jsonScript, type SafeHtml } from './html';
+import { html, jsonScript, SafeHtml } from './html';
 import type { WidgetText } from './i18n';
 import type { WidgetName } from './kinds';
 import type { Theme } from './options';
@@ -37,7 +37,7 @@ export interface PageInput {
   body: SafeHtml;
   /** Configuration the widget's script reads (`#gw-config`). */
   config: Record<string, unknown>;
-  /** Extra CSS for this widget. */
+  /** Extra CSS for this widget: a constant of its module, never input (it is not escaped). */
   css?: string;
   /** false: a page without the widget's script (the failure page). */
   script?: false;
@@ -58,7 +58,7 @@ export function widgetPage(p: PageInput): string {
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="data:,">
 <title>${p.title}</title>
-<style>${CSS}${p.css ?? ''}</style>
+<style>${new SafeHtml(CSS + (p.css ?? ''))}</style>
 </head>
 <body>
 ${p.body}

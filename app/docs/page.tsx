@@ -73,6 +73,17 @@ if (spot.data_state.status === 'unavailable') {
         tokens may be unavailable while gold is fresh. When the live FX feed has never answered, a real recorded table bundled with the
         release is used and <code>fx_stale</code> is true. Staleness has no limit: apply your own maximum age using <code>price_as_of</code>.
       </p>
+      <p>
+        Gold and silver have two live sources (gold-api.com, then the swissquote.com bid/ask mid): spot stays <code>fresh</code> while either
+        answers, and <code>price_source</code> names the one served; only with both down is it <code>stale</code>.{' '}
+        <a href="/docs/data#two-sources">How they are chosen and cross-checked</a>.
+      </p>
+      <p>
+        A quiet price is not a stale one: spot gold does not trade on weekends (Friday 17:00 to Sunday 18:00 New York time), in the daily break
+        (17:00 to 18:00 Monday to Thursday) or on 25 December, 1 January and Good Friday. Spot&apos;s <code>market</code> says whether it is open,
+        why not, and <code>next_change</code> (the next open or close, UTC). While closed the price stays <code>fresh</code> and does not move,
+        and the intraday series pauses without turning stale. <a href="/docs/data#market-hours">Market hours</a>.
+      </p>
 
       <h2 id="errors">Errors</h2>
       <p>

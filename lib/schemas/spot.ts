@@ -21,8 +21,38 @@ export type SpotQuery = z.infer<typeof SpotQuery>;
 
 export const Groups = z
   .object({ gold: DataState, silver: DataState, fx: DataState, tokens: DataState })
-  .meta({ description: 'One data state per data group of the spot response' })
+  .meta({ description: 'One data state per data group of the spot response; gold and silver describe the source served' })
   .register(components, { id: 'Groups' });
+
+export const Market = z
+  .object({
+    status: z.enum(['open', 'closed']).meta({ description: 'Whether spot gold and silver are trading now' }),
+    reason: z.enum(['weekend', 'daily_break', 'holiday']).nullable().meta({
+      description: 'Why it is closed, null when open: weekend (Friday 17:00 to Sunday 18:00 New York time), daily_break (17:00–18:00 Monday to Thursday), holiday (25 December, 1 January, Good Friday: from 17:00 the day before until 18:00 on the day); holiday wins over weekend, weekend over daily_break',
+    }),
+    next_change: Timestamp.meta({ description: 'The next close when open, the next open when closed (ISO 8601, UTC)' }),
+  })
+  .meta({
+    description: 'Spot gold market hours, New York time with daylight saving. Freshness does not depend on it: while closed, a fresh price simply does not move',
+  })
+  .register(components, { id: 'Market' });
+
+const SourceEntry = z.object({
+  name: z.string().meta({ description: 'The source: `gold-api.com` (primary) or `swissquote.com` (quotes feed, mid of bid and ask)' }),
+  price_usd_oz: usdOrNull('What this source holds, USD per troy ounce; null when it has never answered'),
+  as_of: Timestamp.nullable().meta({ description: "The source's own timestamp of that price" }),
+  status: z.enum(['fresh', 'stale', 'unavailable']).meta({ description: 'fresh: answered within its cache TTL; stale: down, its last real price; unavailable: never answered' }),
+});
+
+export const CrossCheck = z
+  .object({
+    status: z.enum(['agree', 'diverged', 'single']).meta({
+      description: 'agree: both sources fresh and within 1.5%; diverged: both fresh and more than 1.5% apart (the one closer to the last price served is served); single: fewer than two fresh sources',
+    }),
+    difference_pct: usdOrNull('(primary ÷ quotes-feed mid − 1) × 100, 3 decimals; null unless both are fresh'),
+  })
+  .meta({ description: 'Agreement of the two live gold sources' })
+  .register(components, { id: 'CrossCheck' });
 
 export const Spot = z
   .object({
@@ -34,7 +64,7 @@ export const Spot = z
     karats: z
       .object(Object.fromEntries(KARAT_KEYS.map((k) => [k, z.number()])) as Record<KaratKey, z.ZodNumber>)
       .meta({ description: 'Gold of each purity (karat ÷ 24) in `currency` per `unit`, rounded as `xau.price`' }),
-    spot_usd_oz: usd('XAU/USD per troy ounce, unrounded as the upstream gave it'),
+    spot_usd_oz: usd('XAU/USD per troy ounce, unrounded as the source gave it (the quotes feed: mid of bid and ask)'),
     per_gram_usd: usd('USD per gram (4 decimals)'),
     per_kg_usd: usd('USD per kilogram (2 decimals)'),
     fx_rate: usd('Units of `currency` per USD applied to `xau.price`'),
@@ -60,10 +90,16 @@ export const Spot = z
     cb_net_purchases_tonnes: usd('Central-bank net purchases in the latest full year, tonnes'),
     cb_reserves_pct_supply: usd('Official holdings as percent of above-ground stock, 2 decimals'),
     cb_share_global_reserves_pct: usd('Gold as percent of world official reserves, 2 decimals'),
-    price_source: z.string().meta({ description: 'Attribution of the gold price, or `unavailable`' }),
+    price_source: z.string().meta({ description: 'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`' }),
     fx_source: z.string(),
-    silver_source: z.string(),
+    silver_source: z.string().meta({ description: 'The source of the silver price served, chosen like the gold one, or `unavailable`' }),
     token_source: z.string(),
+    sources: z.array(SourceEntry).meta({ description: 'Every live gold source with what it holds now, primary first' }),
+    cross_check: CrossCheck,
+    bid_usd_oz: usdOrNull('Gold bid of the quotes feed, USD per troy ounce; null unless that feed is fresh'),
+    ask_usd_oz: usdOrNull('Gold ask of the quotes feed, USD per troy ounce; null unless that feed is fresh'),
+    quote_source: z.string().meta({ description: 'Attribution of `bid_usd_oz` and `ask_usd_oz`, or `unavailable`' }),
+    market: Market,
     data_state: DataState,
     groups: Groups,
     stale: z.boolean().meta({ description: 'True when the last known real gold price is served during an outage' }),

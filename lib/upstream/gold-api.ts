@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { config } from '../config';
 import type { Sourced } from '../freshness';
 import { getValid, UpstreamError } from './fetch';
+import { implausible, type Metal } from './metals';
 
 // gold-api.com: GET /price/XAU and /price/XAG, USD per troy ounce. The 2026 body adds
 // currency fields; the older one has only name/price/symbol/updatedAt. Both are accepted.
 
-export type Metal = 'XAU' | 'XAG';
-
-/** Plausible USD/oz bounds: far outside any price either metal has traded at; outside is garbage. */
-const BOUNDS: Record<Metal, [number, number]> = { XAU: [100, 100_000], XAG: [1, 5_000] };
+export type { Metal };
 
 const Body = z.object({
   symbol: z.string(),
@@ -24,8 +22,8 @@ export async function fetchMetal(metal: Metal): Promise<Sourced<number>> {
   const body = await getValid(GOLD_API_NAME, `${config.upstream.gold()}/price/${metal}`, Body);
   if (body.symbol.toUpperCase() !== metal) throw new UpstreamError(GOLD_API_NAME, `asked ${metal}, got ${body.symbol}`);
   if (body.currency && body.currency.toUpperCase() !== 'USD') throw new UpstreamError(GOLD_API_NAME, `currency ${body.currency}`);
-  const [lo, hi] = BOUNDS[metal];
-  if (body.price < lo || body.price > hi) throw new UpstreamError(GOLD_API_NAME, `implausible ${metal} price ${body.price}`);
+  const absurd = implausible(metal, body.price);
+  if (absurd) throw new UpstreamError(GOLD_API_NAME, absurd);
   const fetchedAt = Date.now();
   const asOf = body.updatedAt ? Date.parse(body.updatedAt) : fetchedAt;
   // An upstream clock ahead of ours would give a negative age: never claim a value from the future.

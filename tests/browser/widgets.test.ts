@@ -298,6 +298,7 @@ describe('converter', () => {
 describe('honest states', () => {
   it('stale: the badge shows with its age, the last real price stays', async () => {
     const f = await FakeUpstream.start();
+    f.set('quotes', { mode: 'refuse' });
     const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
     try {
       await a.json('/api/v1/spot?compact=1');
@@ -318,7 +319,7 @@ describe('honest states', () => {
 
   it('never seen: "unavailable" and no number anywhere', async () => {
     const f = await FakeUpstream.start();
-    f.set('gold', { mode: 'status', status: 500 });
+    f.set('gold', { mode: 'status', status: 500 }).set('quotes', { mode: 'status', status: 500 });
     const a = await App.start({ env: f.env() });
     try {
       for (const name of ['price', 'converter']) {

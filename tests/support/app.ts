@@ -25,12 +25,15 @@ export interface AppOptions {
   env?: Record<string, string>;
   /** Reuse a store folder (to test restarts or share state); a fresh temp one otherwise. */
   dataDir?: string;
+  /** Another checkout's build to run instead of this one (the benchmark's baseline). */
+  root?: string;
 }
 
 export class App {
   url = '';
   output = '';
   private child: ChildProcess | null = null;
+  private root = ROOT;
 
   private constructor(
     readonly dataDir: string,
@@ -44,6 +47,7 @@ export class App {
       UPSTREAM_TIMEOUT_MS: '1500',
       ...opts.env,
     });
+    app.root = opts.root ?? ROOT;
     await app.boot();
     return app;
   }
@@ -77,7 +81,7 @@ export class App {
     this.url = `http://127.0.0.1:${port}`;
     this.output = '';
     const child = spawn(process.execPath, ['server.mjs'], {
-      cwd: ROOT,
+      cwd: this.root,
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: '1',

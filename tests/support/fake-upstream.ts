@@ -16,7 +16,8 @@ export function fixture<T = any>(name: string): T {
   return JSON.parse(fixtureText(name)) as T;
 }
 
-export type RouteName = 'gold' | 'silver' | 'fx' | 'crypto' | 'chart' | 'reserves';
+/** `quotes` is the quotes feed, both metals: a behaviour set on it applies to XAU and XAG alike. */
+export type RouteName = 'gold' | 'silver' | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes';
 
 /** What a route does with the next requests. */
 export type Behaviour =
@@ -36,7 +37,7 @@ export type Behaviour =
 /** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
 export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
 
-const DEFAULT_FIXTURE: Record<Exclude<RouteName, 'chart'>, string> = {
+const DEFAULT_FIXTURE: Record<Exclude<RouteName, 'chart' | 'quotes'>, string> = {
   gold: 'goldapi-price-XAU.json',
   silver: 'goldapi-price-XAG.json',
   fx: 'er-api-latest-USD.json',
@@ -44,7 +45,21 @@ const DEFAULT_FIXTURE: Record<Exclude<RouteName, 'chart'>, string> = {
   reserves: 'dbnomics-IMF-IRFCL-M.PL.RAFAGOLDV_OZT.S1X.trimmed.json',
 };
 
+/** The quotes feed's default bodies: gold captured the same minute as the gold-api gold body, silver built
+ *  around the gold-api silver price (see SOURCES.md), so by default the two sources agree. */
+export const QUOTES_FIXTURE = {
+  XAU: 'swissquote-bboquotes-XAU-USD-2026-08-18.first-entry.json',
+  XAG: 'swissquote-bboquotes-XAG-USD.constructed.json',
+} as const;
+
 function routeOf(url: URL): { name: RouteName; ticker?: string } | null {
+  const p = url.pathname;
+  const quote = p.match(/^\/public-quotes\/bboquotes\/instrument\/(XAU|XAG)\/USD$/);
+  if (quote) return { name: 'quotes', ticker: quote[1] };
+  return baseRouteOf(url);
+}
+
+function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
   const p = url.pathname;
   if (p === '/price/XAU') return { name: 'gold' };
   if (p === '/price/XAG') return { name: 'silver' };
@@ -57,7 +72,7 @@ function routeOf(url: URL): { name: RouteName; ticker?: string } | null {
 }
 
 export class FakeUpstream {
-  readonly calls: Record<RouteName, number> = { gold: 0, silver: 0, fx: 0, crypto: 0, chart: 0, reserves: 0 };
+  readonly calls: Record<RouteName, number> = { gold: 0, silver: 0, fx: 0, crypto: 0, chart: 0, reserves: 0, quotes: 0 };
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
   private behaviour: Partial<Record<RouteName, Behaviour>> = {};
@@ -105,6 +120,7 @@ export class FakeUpstream {
       CRYPTO_API_URL: this.url,
       CHART_API_URL: this.url,
       RESERVES_API_URL: this.url,
+      QUOTES_API_URL: this.url,
     };
   }
 
@@ -145,7 +161,8 @@ export class FakeUpstream {
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
         {
-          const body = fixtureText(b.fixture ?? DEFAULT_FIXTURE[route.name]);
+          const fallback = route.name === 'quotes' ? QUOTES_FIXTURE[route.ticker as 'XAU' | 'XAG'] : DEFAULT_FIXTURE[route.name];
+          const body = fixtureText(b.fixture ?? fallback);
           if (b.delayMs) setTimeout(() => this.reply(res, 200, body), b.delayMs);
           else this.reply(res, 200, body);
           return;

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { textFor } from '@/widgets/i18n';
+import { html } from '@/widgets/html';
+import { widgetPage } from '@/widgets/page';
 import { widgetRoute } from '@/widgets/route';
 
 // A widget page is a guest in a publisher's iframe: whatever fails while rendering it, the reader
@@ -37,4 +40,13 @@ describe('widgetRoute', () => {
       expect(log).toHaveBeenCalledWith(`[widget] ${name} failed`, expect.any(Error));
     });
   }
+});
+
+describe('widgetPage', () => {
+  it('keeps its stylesheet intact (quotes in font names are CSS, not text to escape) while escaping the body', () => {
+    const page = widgetPage({ name: 'price', title: 'T', theme: 'auto', text: textFor('en'), body: html`<p>${'<b>"x"</b>'}</p>`, config: {} });
+    expect(page).toContain('"Segoe UI"');
+    expect(page).not.toContain('&quot;Segoe UI&quot;');
+    expect(page).toContain('<p>&lt;b&gt;&quot;x&quot;&lt;/b&gt;</p>');
+  });
 });

@@ -51,6 +51,11 @@ export default async function McpDocs() {
         protocol error. Invalid arguments come back as a result with <code>isError: true</code> naming the valid values. Over the rate limit:
         HTTP 429 with <code>Retry-After</code> and a JSON-RPC error <code>-32029</code>.
       </p>
+      <p>
+        <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down)
+        and carries <code>market</code>; when the market is closed its text says so and when it reopens, since a price that does not move on
+        a Saturday is not a fault.
+      </p>
 
       <h2 id="raw">Raw JSON-RPC</h2>
       <Code title="List the tools">{`curl -s ${url} \\

@@ -8,8 +8,10 @@ export const getGoldIntraday = tool({
   title: 'Recorded intraday series',
   description:
     'The first-party series this service records: the live gold (xau) or silver (xag) spot in USD per troy ounce, sampled every 2 minutes ' +
-    'and kept 14 days, for the last 1 to 48 hours. Only real samples, oldest first; gaps mean the upstream was down. coverage_seconds says how ' +
-    'much of the window is covered. data_state describes the latest sample: fresh while samples arrive, stale once three are missed while the market is open.',
+    'while the market is open and kept 14 days, for the last 1 to 48 hours. Only real samples of the price spot serves, oldest first; gaps mean ' +
+    'both sources were down or the market was closed (weekends, the daily break, holidays). coverage_seconds says how much of the window is ' +
+    'covered. data_state describes the latest sample: fresh while samples arrive, stale once three are missed while the market is open; a ' +
+    'closed market does not make it stale.',
   // The REST query without `format`: a tool result is always JSON.
   input: IntradayQuery.omit({ format: true }),
   output: toolOutput(Intraday),

@@ -1,0 +1,19 @@
+import { config } from './config';
+import { marketState, openSecondsBetween, type MarketState } from './market';
+
+// The market calendar as the service applies it. Tests can shift the calendar's clock
+// (MARKET_CLOCK_OFFSET_S) to run on a weekday or a weekend whatever the real date.
+
+const offsetMs = () => config.marketClockOffsetS() * 1000;
+
+export function marketNow(nowMs = Date.now()): MarketState {
+  const shift = offsetMs();
+  if (!shift) return marketState(nowMs);
+  const s = marketState(nowMs + shift);
+  return { ...s, next_change: new Date(Date.parse(s.next_change) - shift).toISOString() };
+}
+
+export function openSecondsSince(fromMs: number, nowMs = Date.now()): number {
+  const shift = offsetMs();
+  return openSecondsBetween(fromMs + shift, nowMs + shift);
+}
