@@ -2,7 +2,7 @@ import { ApiError } from './errors';
 
 /**
  * Reads the named query parameters, refusing one given twice (which value was meant is a guess
- * we will not make). Unknown parameters are ignored, as the interface promises; empty means absent.
+ * we will not make). Unknown parameters are ignored, so clients can bust caches; empty means absent.
  */
 export function readParams<K extends string>(url: URL, names: readonly K[]): Record<K, string | undefined> {
   const out = {} as Record<K, string | undefined>;

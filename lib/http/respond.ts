@@ -1,4 +1,4 @@
-// JSON responses with the headers every REST response carries (decisions §8). Compression is
+// JSON responses with the headers every REST response carries: open CORS, nosniff, Cache-Control. Compression is
 // negotiated for every response by the server in front of Next (server.mjs).
 
 export const CORS_HEADERS = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, errorBody } from '../http/errors';
 import { DataState, Timestamp } from '../schemas/common';
 
-// Tool results per decisions §9: a text summary first, the full JSON second, and
+// Tool results: a text summary first (figure, unit, currency, time, state), the full JSON second, and
 // `structuredContent` equal to the REST body. Missing data is an ordinary result that says so;
 // invalid arguments and internal failures are `isError` results.
 
@@ -28,7 +28,7 @@ function text(summary: string, body: unknown): CallToolResult['content'] {
   ];
 }
 
-/** Runs a tool body, turning the REST errors into the tool outcomes of §4.1. */
+/** Runs a tool body: a 400 becomes an `isError` result naming the valid values, a 503 an ordinary result saying unavailable. */
 export async function answer(run: () => Promise<ToolAnswer>, state: () => Promise<DataState>): Promise<CallToolResult> {
   try {
     const { body, summary } = await run();
