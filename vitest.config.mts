@@ -1,16 +1,27 @@
 import { defineConfig } from 'vitest/config';
-import path from 'node:path';
 
+// Two projects: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
+// answers in seconds; `integration` starts the built app, redis-server and Chromium. `npm test`
+// builds first and runs both.
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
     // Integration files each start their own `next start`; two at a time suits a 2-core machine.
     maxWorkers: 2,
     // The JSON report lets CI print one plain summary line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/*.test.ts', 'tests/browser/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,6 @@
-// Every knob the service reads from its environment, in one place (decisions §1).
+// Most settings the service reads from its environment. The rest are read where they are used:
+// PORT, HOSTNAME and NEXT_DIST_DIR by server.mjs and next.config.ts, MCP_RATE_WINDOW_S by
+// lib/mcp/rate-limit.ts. The README's Configuration table lists every one.
 // Read lazily so tests and the sampler see the values of the process they run in.
 
 function num(name: string, fallback: number): number {

@@ -4,12 +4,12 @@ import { fetchFx, type FxTable } from './upstream/fx';
 import { fetchMetal } from './upstream/gold-api';
 import { fetchQuote, type Quote } from './upstream/quotes';
 
-// The live feeds behind spot, the sampler and the MCP tools, one per data group, with the
-// cache TTLs of the interface document (§8).
+// The live feeds behind spot, the sampler and the MCP tools, one per data group, each with the
+// cache TTL the API documents for it.
 
 /** A gold price that moved more than this fraction... */
 const MAX_JUMP = 0.25;
-/** ...within this many ms of the last real one is treated as upstream garbage (decisions §2). */
+/** ...within this many ms of the last real one is treated as upstream garbage, never served. */
 const JUMP_WINDOW_MS = 10 * 60 * 1000;
 
 export function jumpCheck(next: Sourced<number>, last: Sourced<number> | null): string | null {

@@ -8,7 +8,7 @@ import { fetchChart, type Bar } from './upstream/chart';
 import { UpstreamError } from './upstream/fetch';
 
 // GET /api/v1/history: 5 years of daily gold from the COMEX front-month future GC=F (no keyless
-// source serves daily XAU/USD spot with true highs and lows), with the statistics of decisions §4.
+// source serves daily XAU/USD spot with true highs and lows), with the statistics of docs/contract.md.
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
 
@@ -37,7 +37,7 @@ export function daysBefore(date: string, days: number): string {
 
 type Stats = Pick<History, 'high_52w' | 'low_52w' | 'ranges' | 'return_ytd_pct' | 'return_1y_pct'>;
 
-/** The statistics of decisions §4, from unrounded points, rounded once on output. */
+/** 52-week high/low, trailing ranges and returns, counted back from the latest point; from unrounded points, rounded once on output. */
 export function historyStats(points: HistoryPoint[]): Stats {
   const last = points[points.length - 1];
   const span = (days: number) => {

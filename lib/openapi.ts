@@ -143,15 +143,15 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json 
 }
 
 /** Drops `$schema`/`$id` and `additionalProperties: false`: v1 may add fields (additive changes only). */
-function clean(node: unknown): any {
-  if (Array.isArray(node)) return node.map(clean);
+function clean<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(clean) as T;
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema' || k === '$id' || (k === 'additionalProperties' && v === false)) continue;
     out[k] = clean(v);
   }
-  return out;
+  return out as T;
 }
 
 function componentSchemas(): Json {

@@ -2,8 +2,8 @@ import goldStats from './data/gold-stats.json';
 import holdings from './data/wgc-official-holdings-2026-08.json';
 
 // Annual supply and reserve statistics for the spot response, each picked by id from the
-// bundled, source-documented figures (lib/data/SOURCES.md). Nothing here is computed except
-// the ratios the interface defines.
+// bundled, source-documented figures (lib/data/SOURCES.md). Nothing here is computed; the
+// percentages built on these figures are computed in lib/spot.ts.
 
 function figure(id: string): number {
   const f = goldStats.figures.find((x) => x.id === id);

@@ -1,4 +1,4 @@
-// Weight constants and rounding (decisions §3). Rounding happens once, on output.
+// Weight constants and rounding. Rounding happens once, on output, from unrounded inputs.
 
 /** Grams in one troy ounce. */
 export const GRAMS_PER_OZ = 31.1034768;

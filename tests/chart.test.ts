@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chart } from '@/lib/schemas/chart';
-import { parseChart } from '@/lib/upstream/chart';
 import { App } from './support/app';
 import { sleep } from './support/expect';
 import { FakeUpstream, fixture, type ChartHandler } from './support/fake-upstream';
+import { RECORDED } from './support/yahoo';
 
 // GET /api/v1/chart against recorded chart-upstream bodies.
 
-const RECORDED: Record<string, unknown> = {
-  'GC=F': fixture('yahoo-chart-GCF-6mo-1wk.json'),
-  '^GSPC': fixture('yahoo-chart-GSPC-6mo-1wk.json'),
-  '^IXIC': fixture('yahoo-chart-IXIC-6mo-1wk.json'),
-  'EURUSD=X': fixture('yahoo-chart-EURUSDX-6mo-1wk.json'),
-  'CL=F': fixture('yahoo-chart-CLF-6mo-1wk.json'),
-  'BTC-USD': fixture('yahoo-chart-BTC-USD-2020-01-01_03-1d.recording.json').response.bodyJson,
-};
 const TICKER: Record<string, string> = {
   xau: 'GC=F', silver: 'SI=F', bitcoin: 'BTC-USD', sp500: '^GSPC', nasdaq: '^IXIC',
   dxy: 'DX-Y.NYB', eurusd: 'EURUSD=X', oil: 'CL=F', platinum: 'PL=F', palladium: 'PA=F',
@@ -164,28 +156,5 @@ describe('GET /api/v1/chart', () => {
     expect(none.status).toBe(503);
     expect(none.body.data_state.status).toBe('unavailable');
     fake.reset();
-  });
-});
-
-describe('chart adapter on recorded bodies', () => {
-  it('parses every recorded sample', () => {
-    for (const [ticker, body] of Object.entries(RECORDED)) {
-      const { bars, meta } = parseChart(body);
-      expect(bars.length, ticker).toBeGreaterThan(0);
-      expect(meta.symbol).toBe(ticker);
-    }
-    const gc2020 = parseChart(fixture('yahoo-chart-GCF-2020-01-02-1d.recording.json').response.bodyJson);
-    expect(gc2020.bars.length).toBeGreaterThan(0);
-  });
-
-  it('an empty period (no timestamp key) is zero bars, not an error', () => {
-    const body = fixture('yahoo-chart-empty-period-TSLA-1h.recording.json').response.bodyJson;
-    expect(parseChart(body).bars).toEqual([]);
-  });
-
-  it('error bodies throw with the upstream description', () => {
-    expect(() => parseChart(fixture('yahoo-chart-error.json'), 404)).toThrow(/No data found/);
-    expect(() => parseChart(fixture('yahoo-chart-error.json'), 200)).toThrow(/No data found/);
-    expect(() => parseChart({ chart: { result: [{}] } })).toThrow(/unexpected shape/);
   });
 });

@@ -20,7 +20,7 @@ function body() {
   return chartBody(bars);
 }
 
-// ---- the test's own statistics (decisions §4), by plain date arithmetic ----
+// ---- the test's own statistics (docs/contract.md, History statistics), by plain date arithmetic ----
 const DAY = 86_400_000;
 const ms = (d: string) => Date.parse(`${d}T00:00:00Z`);
 const r2 = (n: number) => Math.round(n * 100) / 100;

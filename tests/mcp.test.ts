@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json';
 import { Spot } from '@/lib/schemas/spot';

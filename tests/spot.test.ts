@@ -70,7 +70,7 @@ describe('spot: every field from the upstream inputs', () => {
     });
   }
 
-  it('derived fields follow decisions §3', async () => {
+  it('derived fields follow the documented formulas and rounding', async () => {
     const { body } = await app.json('/api/v1/spot');
     const spot = gold.price;
     const btc = coins.bitcoin.usd;

@@ -1,12 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { openEmbeddedStore } from '@/lib/store/embedded';
 import { openKvStore } from '@/lib/store/kv';
 import { StoreDownError, type Store } from '@/lib/store';
 import { sleep } from './support/expect';
+import { storeContract, type Backend } from './support/store-contract';
 import { RedisServer, UpstashBridge } from './support/upstash-bridge';
 
 // The KV backend runs against a real redis-server through the Upstash REST bridge, so the real
@@ -22,16 +19,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-// One contract, every backend: each backend opens a fresh, empty store and can reopen it.
-interface Backend {
-  open(): Store;
-  reopen(): Store;
-}
-function embedded(): Backend {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-store-'));
-  return { open: () => openEmbeddedStore(dir), reopen: () => openEmbeddedStore(dir) };
-}
-
 /** Vercel KV over the bridge, with a random key prefix so every test starts from an empty store. */
 function kv(): Backend {
   const prefix = `store-test-${crypto.randomBytes(6).toString('hex')}:`;
@@ -39,117 +26,12 @@ function kv(): Backend {
   return { open, reopen: open };
 }
 
+storeContract('kv', kv);
+
+// Stores opened by the outage tests, closed after each.
 const opened: Store[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
-});
-
-describe.each([
-  ['embedded', embedded],
-  ['kv', kv],
-])('store contract: %s', (_name, make) => {
-  const setup = () => {
-    const backend = make();
-    const store = backend.open();
-    opened.push(store);
-    return { backend, store };
-  };
-
-  it('keeps JSON values and survives reopening', async () => {
-    const { backend, store } = setup();
-    expect(await store.get('missing')).toBeNull();
-    await store.set('last:gold', { value: 4392, asOf: 1, fetchedAt: 2 });
-    await store.close();
-    opened.pop();
-    const again = backend.reopen();
-    opened.push(again);
-    expect(await again.get('last:gold')).toEqual({ value: 4392, asOf: 1, fetchedAt: 2 });
-  });
-
-  it('keeps any JSON: UTF-8 text, numbers, arrays, nested objects, overwrites', async () => {
-    const { store } = setup();
-    const value = { label: 'Zürich — 金 ✓ "quoted"', n: 0.1 + 0.2, list: [1, 'OK', null], nested: { ok: true } };
-    await store.set('v', value);
-    expect(await store.get('v')).toEqual(value);
-    await store.set('v', 'OK');
-    expect(await store.get('v')).toBe('OK');
-    await store.set('v', 42);
-    expect(await store.get('v')).toBe(42);
-  });
-
-  it('expires values with a TTL', async () => {
-    const { store } = setup();
-    await store.set('short', 'x', 1);
-    expect(await store.get('short')).toBe('x');
-    await sleep(1100);
-    expect(await store.get('short')).toBeNull();
-  });
-
-  it('claim: exactly one of many concurrent callers wins, again after expiry', async () => {
-    const { store } = setup();
-    const wins = await Promise.all(Array.from({ length: 20 }, () => store.claim('sample:xau:1', 1)));
-    expect(wins.filter(Boolean)).toHaveLength(1);
-    await sleep(1100);
-    expect(await store.claim('sample:xau:1', 1)).toBe(true);
-  });
-
-  it('claim is shared between two handles on one store', async () => {
-    const { backend, store } = setup();
-    const other = backend.reopen();
-    opened.push(other);
-    expect(await store.claim('k', 60)).toBe(true);
-    expect(await other.claim('k', 60)).toBe(false);
-  });
-
-  it('incr counts within a window and restarts after it', async () => {
-    const { store } = setup();
-    for (let i = 1; i <= 5; i++) expect(await store.incr('rl:1.2.3.4', 1)).toBe(i);
-    await sleep(1100);
-    expect(await store.incr('rl:1.2.3.4', 1)).toBe(1);
-  });
-
-  it("incr's window starts at the first increment; later increments do not extend it", async () => {
-    const { store } = setup();
-    expect(await store.incr('rl:w', 2)).toBe(1);
-    await sleep(1200);
-    expect(await store.incr('rl:w', 2)).toBe(2);
-    await sleep(1000);
-    expect(await store.incr('rl:w', 2)).toBe(1);
-  });
-
-  it('incr from two handles at once counts every increment exactly once', async () => {
-    const { backend, store } = setup();
-    const other = backend.reopen();
-    opened.push(other);
-    const counts = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? store : other).incr('rl:shared', 60)));
-    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-  });
-
-  it('two handles writing a point at the same t leave one point', async () => {
-    const { backend, store } = setup();
-    const other = backend.reopen();
-    opened.push(other);
-    await Promise.all([store.addPoint('s', { t: 1000, p: 1 }), other.addPoint('s', { t: 1000, p: 2 })]);
-    const points = await store.range('s', 0, 2000);
-    expect(points).toHaveLength(1);
-    expect([1, 2]).toContain(points[0].p);
-  });
-
-  it('series: window reads, ordering, replacement at equal t, trimming', async () => {
-    const { store } = setup();
-    for (const t of [500, 100, 300, 200, 400]) await store.addPoint('intraday:xau', { t, p: t / 100 });
-    await store.addPoint('intraday:xag', { t: 300, p: 30 });
-    expect(await store.range('intraday:xau', 200, 400)).toEqual([
-      { t: 200, p: 2 },
-      { t: 300, p: 3 },
-      { t: 400, p: 4 },
-    ]);
-    await store.addPoint('intraday:xau', { t: 300, p: 3.5 });
-    expect((await store.range('intraday:xau', 300, 300))[0].p).toBe(3.5);
-    expect(await store.trim('intraday:xau', 300)).toBe(2);
-    expect((await store.range('intraday:xau', 0, 1000)).map((p) => p.t)).toEqual([300, 400, 500]);
-    expect(await store.range('intraday:xag', 0, 1000)).toEqual([{ t: 300, p: 30 }]);
-  });
 });
 
 describe('kv store: outages', () => {
@@ -287,34 +169,5 @@ describe('kv store: outages', () => {
     expect(await two.claim('c', 60)).toBe(true);
     await one.addPoint('s', { t: 1, p: 1 });
     expect(await two.range('s', 0, 10)).toEqual([]);
-  });
-});
-
-describe('embedded store: housekeeping', () => {
-  it('expired claim and counter rows are swept out, at most once a minute', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-sweep-'));
-    const store = openEmbeddedStore(dir);
-    try {
-      vi.setSystemTime(new Date('2026-11-23T00:00:00Z'));
-      for (let i = 0; i < 50; i++) await store.incr(`rl:mcp:10.0.0.${i}:1`, 60);
-      for (let i = 0; i < 50; i++) await store.claim(`sample:xau:120:${i}`, 240);
-      const rows = async () => {
-        const Database = (await import('better-sqlite3')).default;
-        const db = new Database(path.join(dir, 'store.sqlite'), { readonly: true });
-        try {
-          return (db.prepare('SELECT COUNT(*) AS n FROM kv').get() as { n: number }).n;
-        } finally {
-          db.close();
-        }
-      };
-      expect(await rows()).toBe(100);
-      vi.setSystemTime(new Date('2026-11-23T00:05:00Z'));
-      await store.incr('rl:mcp:10.0.0.200:6', 60);
-      expect(await rows()).toBe(1);
-    } finally {
-      await store.close();
-      vi.useRealTimers();
-    }
   });
 });

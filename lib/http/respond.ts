@@ -3,8 +3,8 @@ import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../unavailable';
 import { linkVary } from './public-origin.mjs';
 
-// JSON responses with the headers every REST response carries. Compression is negotiated for
-// every response by the server in front of Next (server.mjs).
+// JSON responses with the headers every REST response carries: open CORS, nosniff, Cache-Control. Compression is
+// negotiated for every response by the server in front of Next (server.mjs).
 
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',

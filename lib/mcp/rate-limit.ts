@@ -1,6 +1,6 @@
 import { getStore } from '../store';
 
-// /mcp fair-use limit (decisions §8): 120 requests per minute per client IP, counted in the store
+// /mcp fair-use limit: 120 requests per minute per client IP, counted in the store
 // so every instance shares one count. Fixed windows aligned to the clock.
 
 export const MCP_LIMIT = 120;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { components } from './components';
 
-// Shapes shared by every endpoint. These zod schemas are the only description of the API:
-// response types are inferred from them, and the OpenAPI document and MCP tool schemas are
-// generated from them.
+// Shapes shared by every endpoint. These zod schemas are the only description of the responses:
+// their types are inferred from them, the OpenAPI document is generated from them, and the MCP
+// tools' output schemas are built on them (lib/mcp/result.ts).
 
 export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC' });
 

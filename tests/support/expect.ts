@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-// Independent arithmetic for assertions: the constants of decisions §3, written out here on purpose.
+// Independent arithmetic for assertions: the weight constants of docs/contract.md, written out here on purpose.
 export const G_PER_OZ = 31.1034768;
 export const OZ_PER_KG = 32.1507466;
 export const OZ_PER_TONNE = 32150.7466;

@@ -61,6 +61,12 @@ const RECORDED_WEEKLY: Record<string, string> = {
   'CL=F': 'yahoo-chart-CLF-6mo-1wk.json',
 };
 
+/** Recorded chart-upstream bodies by ticker: the weekly ones above, and three days of Bitcoin. */
+export const RECORDED: Record<string, unknown> = {
+  ...Object.fromEntries(Object.entries(RECORDED_WEEKLY).map(([ticker, file]) => [ticker, fixture(file)])),
+  'BTC-USD': fixture('yahoo-chart-BTC-USD-2020-01-01_03-1d.recording.json').response.bodyJson,
+};
+
 /**
  * A chart upstream built from real data: daily requests get the real daily XAU/USD rows of the
  * last five years (GC=F's shape), other requests the recorded weekly body of their ticker, and

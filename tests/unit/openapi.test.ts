@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, openApiDocument } from '@/lib/openapi';
-import pkg from '../package.json';
-import { checkContract } from './support/contract';
+import pkg from '../../package.json';
+import { checkContract } from '../support/contract';
 
 describe('OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
