@@ -10,6 +10,7 @@ import historyExample from './data/examples/history.json';
 import chartExample from './data/examples/chart.json';
 import reservesExample from './data/examples/reserves.json';
 import { Reserves } from './schemas/reserves';
+import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from './http/cache';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -24,8 +25,10 @@ export interface Operation {
   ok: { schema: z.ZodType; description: string; example?: unknown };
   /** Error statuses this path answers with the Error body. */
   errors: Partial<Record<400 | 405 | 414 | 503, string>>;
-  /** Cache-Control of a 200. */
-  cache: string;
+  /** Cache lifetime of a 200 (lib/http/cache.ts). */
+  cache: CacheRoute;
+  /** Chart only: the lifetime with an intraday interval. */
+  cacheIntraday?: CacheRoute;
 }
 
 const COMMON_ERRORS = {
@@ -51,7 +54,7 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'The gold upstream is down and no real price has been seen yet',
     },
-    cache: 'public, max-age=30',
+    cache: 'spot',
   },
   {
     path: '/api/v1/intraday',
@@ -69,7 +72,7 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'The store that holds the series cannot be reached (distributed mode with KV down)',
     },
-    cache: 'public, max-age=60',
+    cache: 'intraday',
   },
   {
     path: '/api/v1/history',
@@ -83,7 +86,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Series',
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
     errors: { ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
-    cache: 'public, max-age=300',
+    cache: 'history',
   },
   {
     path: '/api/v1/chart',
@@ -102,7 +105,8 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'The upstream failed and no copy of this combination is cached',
     },
-    cache: 'public, max-age=300 (intraday intervals: 60)',
+    cache: 'chart',
+    cacheIntraday: 'chartIntraday',
   },
   {
     path: '/api/v1/reserves',
@@ -116,7 +120,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Reference',
     ok: { schema: Reserves, description: 'The ranked table', example: reservesExample },
     errors: { ...COMMON_ERRORS },
-    cache: 'public, max-age=3600',
+    cache: 'reserves',
   },
 ];
 
@@ -166,13 +170,32 @@ function parameters(query: z.ZodObject | undefined): Json[] {
   });
 }
 
+/** Both caching headers of a 200, from the same table the routes read. */
+function cachingHeaders(op: Operation): Json {
+  const n = CACHE_SECONDS[op.cache];
+  const m = op.cacheIntraday && CACHE_SECONDS[op.cacheIntraday];
+  const alt = (f: (s: number) => string) => (m ? ` (intraday intervals: \`${f(m)}\`)` : '');
+  return {
+    'Cache-Control': {
+      description: `For browsers: \`${browserCache(n)}\`${alt(browserCache)}.`,
+      schema: { type: 'string', example: browserCache(n) },
+    },
+    'CDN-Cache-Control': {
+      description:
+        `For shared caches (RFC 9213; a CDN reads it instead of Cache-Control): \`${sharedCache(n)}\`${alt(sharedCache)}. ` +
+        'A cached copy may read `fresh` in `data_state`, which describes the moment the answer was made: compare `updated_at` with the current time.',
+      schema: { type: 'string', example: sharedCache(n) },
+    },
+  };
+}
+
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
     const responses: Json = {
       200: {
         description: op.ok.description,
-        headers: { 'Cache-Control': { description: op.cache, schema: { type: 'string' } } },
+        headers: cachingHeaders(op),
         content: { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } },
       },
     };

@@ -1,5 +1,6 @@
 import manifest from './manifest.json';
 import { html, jsonScript, type SafeHtml } from './html';
+import { cacheHeaders, type CacheRoute } from '../lib/http/cache';
 import type { Theme } from './options';
 
 // The page shell every widget shares: server-rendered HTML with the figures already in it, a
@@ -70,12 +71,13 @@ const WIDGET_CSP = [
   'frame-ancestors *',
 ].join('; ');
 
-export function widgetResponse(body: string, maxAgeS: number): Response {
+/** A widget page, cached for as long as the data it shows (`route` in lib/http/cache.ts). */
+export function widgetResponse(body: string, route: CacheRoute): Response {
   return new Response(body, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': WIDGET_CSP,
-      'Cache-Control': `public, max-age=${maxAgeS}`,
+      ...cacheHeaders(route),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
     },

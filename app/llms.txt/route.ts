@@ -2,5 +2,5 @@ import { llmsText } from '@/lib/llms';
 import { publicOrigin, send } from '@/lib/http/respond';
 
 export function GET(req: Request): Response {
-  return send(req, llmsText(publicOrigin(req)), { contentType: 'text/plain; charset=utf-8', cache: 'public, max-age=3600' });
+  return send(req, llmsText(publicOrigin(req)), { contentType: 'text/plain; charset=utf-8', cache: 'llms' });
 }

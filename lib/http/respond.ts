@@ -1,3 +1,5 @@
+import { cacheHeaders, NO_STORE, type CacheRoute } from './cache';
+
 // JSON responses with the headers every REST response carries (decisions §8). Compression is
 // negotiated for every response by the server in front of Next (server.mjs).
 
@@ -9,8 +11,8 @@ export const CORS_HEADERS = {
 
 export interface SendOptions {
   status?: number;
-  /** Cache-Control value; errors default to no-store. */
-  cache?: string;
+  /** The route whose cache lifetime a 200 takes (lib/http/cache.ts); without one, and for errors, no-store. */
+  cache?: CacheRoute | 'no-store';
   headers?: Record<string, string>;
   contentType?: string;
 }
@@ -21,7 +23,7 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
     ...CORS_HEADERS,
     'Content-Type': opts.contentType ?? 'application/json; charset=utf-8',
     'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': opts.cache ?? (status >= 400 ? 'no-store' : 'public, max-age=30'),
+    ...(status < 400 && opts.cache && opts.cache !== 'no-store' ? cacheHeaders(opts.cache) : NO_STORE),
     ...opts.headers,
   });
   return new Response(req.method === 'HEAD' ? null : body, { status, headers });

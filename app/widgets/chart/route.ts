@@ -39,5 +39,5 @@ export async function GET(req: Request): Promise<Response> {
     css: CHART_CSS,
     config: { locale: opts.locale, range: opts.range, urls, currency, state, decimals: opts.symbol === 'eurusd' || opts.symbol === 'dxy' ? 4 : 2 },
   });
-  return widgetResponse(page, 60);
+  return widgetResponse(page, 'widgetChart');
 }

@@ -26,5 +26,5 @@ export async function GET(req: Request): Promise<Response> {
     css: CONVERTER_CSS,
     config: { locale: opts.locale, spotUsdOz: view.spotUsdOz, fxRate: view.fxRate, currency, state, everyS: 30 },
   });
-  return widgetResponse(page, 30);
+  return widgetResponse(page, 'widgetConverter');
 }

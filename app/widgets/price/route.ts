@@ -22,7 +22,7 @@ export async function GET(req: Request): Promise<Response> {
     body,
     config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
   });
-  return widgetResponse(page, 30);
+  return widgetResponse(page, 'widgetPrice');
 }
 
 /** The latest daily change of the history series (percent), or null when the history is unavailable. */

@@ -8,7 +8,7 @@ const route = restRoute({
   get: async (req, url) => {
     const chart = await getChart(readParams(url, ['symbol', 'range', 'interval']));
     const intraday = chart.interval.endsWith('m') || chart.interval === '1h';
-    return sendJson(req, chart, { cache: `public, max-age=${intraday ? 60 : 300}` });
+    return sendJson(req, chart, { cache: intraday ? 'chartIntraday' : 'chart' });
   },
 });
 

@@ -7,7 +7,7 @@ const route = restRoute({
   state: goldState,
   get: async (req, url) => {
     const params = readParams(url, ['currency', 'unit', 'compact', 'debug']);
-    return sendJson(req, await getSpot(params, { origin: publicOrigin(req) }), { cache: 'public, max-age=30' });
+    return sendJson(req, await getSpot(params, { origin: publicOrigin(req) }), { cache: 'spot' });
   },
 });
 
