@@ -1,12 +1,15 @@
 // `npm start`: serves the built app (API, MCP, docs, widgets) on PORT, building first when no
-// build exists. A small custom server around Next so every response is compressed by content
-// negotiation, brotli when the client accepts it and gzip otherwise: `next start` only gzips.
+// build exists. A small custom server around Next: a shared response cache in front (answers
+// that say they may be cached are served from memory without entering Next; RESPONSE_CACHE=off
+// turns it off), then compression by content negotiation, brotli when the client accepts it and
+// gzip otherwise (`next start` only gzips).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import next from 'next';
+import { responseCache } from './server/response-cache.mjs';
 
 const root = import.meta.dirname;
 const distDir = process.env.NEXT_DIST_DIR || '.next';
@@ -35,10 +38,11 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
+const cached = responseCache((req, res) => compress(req, res, () => handle(req, res)));
 const server = http.createServer((req, res) => {
   // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
   req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
-  compress(req, res, () => handle(req, res));
+  cached(req, res);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`));

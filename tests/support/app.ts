@@ -42,6 +42,8 @@ export class App {
     const app = new App(dataDir, {
       SAMPLER: 'off',
       UPSTREAM_TIMEOUT_MS: '1500',
+      // Tests see the app itself; the response cache in front is tested on its own (response-cache.test.ts).
+      RESPONSE_CACHE: 'off',
       ...opts.env,
     });
     await app.boot();
