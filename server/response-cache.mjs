@@ -51,7 +51,7 @@ export function cacheKey(req) {
  * (or `enabled: false`) it returns `app` itself.
  * @param {Handler} app
  * @param {{ enabled?: boolean, maxBytes?: number }} [opts]
- * @returns {Handler}
+ * @returns {Handler & { bytes?: () => number }}
  */
 export function responseCache(app, opts = {}) {
   const enabled = opts.enabled ?? (process.env.RESPONSE_CACHE ?? '').toLowerCase() !== 'off';
@@ -136,7 +136,8 @@ export function responseCache(app, opts = {}) {
     send(req, res, prepare(leader ? rendered : await render(req), false), 'MISS');
   }
 
-  return (req, res) => {
+  /** @type {Handler & { bytes?: () => number }} */
+  const handler = (req, res) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url)) return app(req, res);
     const key = cacheKey(req);
     const entry = store.get(key);
@@ -158,6 +159,9 @@ export function responseCache(app, opts = {}) {
       if (!res.headersSent) app(req, res);
     });
   };
+  /** Bytes held, for tests and monitoring. */
+  handler.bytes = () => store.calculatedSize;
+  return handler;
 }
 
 /** The request as the GET that was stored: HEAD is answered from the GET entry. */
@@ -181,9 +185,15 @@ function encode(enc, body) {
     : gzipSync(body);
 }
 
+/** Negotiated encodings by Accept-Encoding value: clients send few distinct values, so a hit skips the parsing. */
+const negotiated = new LRUCache({ max: 256 });
+
 /** The client's preferred encoding among those a body can have. */
 function encodingOf(req) {
-  return new Negotiator(req).encoding(ENCODINGS, ENCODINGS) ?? 'identity';
+  const accept = req.headers['accept-encoding'] ?? '';
+  let enc = negotiated.get(accept);
+  if (!enc) negotiated.set(accept, (enc = new Negotiator(req).encoding(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity'));
+  return enc;
 }
 
 /**
