@@ -1,13 +1,13 @@
 import { readParams } from '@/lib/http/query';
-import { publicOrigin, sendJson } from '@/lib/http/respond';
+import { publicOrigin, send } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
-import { getSpot, goldState } from '@/lib/spot';
+import { getSpot, goldState, spotJson } from '@/lib/spot';
 
 const route = restRoute({
   state: goldState,
   get: async (req, url) => {
     const params = readParams(url, ['currency', 'unit', 'compact', 'debug']);
-    return sendJson(req, await getSpot(params, { origin: publicOrigin(req) }), { cache: 'spot' });
+    return send(req, spotJson(await getSpot(params, { origin: publicOrigin(req) })), { cache: 'spot' });
   },
 });
 
