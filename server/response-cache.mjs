@@ -31,12 +31,16 @@ const NOT_STORED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 const NOT_FORWARDED = ['accept-encoding', 'if-none-match', 'if-modified-since', 'range', 'if-range'];
 
 /**
- * The cache key of a request: host, path and the full query string, as received.
+ * The cache key of a request: host, path and the full query string, as received. The forwarded
+ * scheme and host are part of it too, because the app builds its links from them: an answer made
+ * for one origin is never served to another.
  * @param {import('node:http').IncomingMessage} req
  * @returns {string}
  */
 export function cacheKey(req) {
-  return `${(req.headers.host ?? '').toLowerCase()}${req.url}`;
+  const h = req.headers;
+  const forwarded = h['x-forwarded-proto'] || h['x-forwarded-host'] ? `${h['x-forwarded-proto'] ?? ''}://${h['x-forwarded-host'] ?? ''} ` : '';
+  return `${forwarded}${(h.host ?? '').toLowerCase()}${req.url}`;
 }
 
 /**

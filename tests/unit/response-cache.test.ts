@@ -85,6 +85,15 @@ describe('hit and miss', () => {
     expect(cacheKey(req('b.example', '/x'))).not.toBe(cacheKey(req('a.example', '/x')));
   });
 
+  it('an answer made for a forwarded origin is not served to another', async () => {
+    const { get, renders } = await setup((r) => ({ headers: SHARED(60), body: `origin ${r.headers['x-forwarded-host'] ?? r.headers.host}` }));
+    await get('/o');
+    const forged = await get('/o', { 'x-forwarded-host': 'evil.example' });
+    expect(forged.headers['x-cache']).toBe('MISS');
+    expect((await get('/o')).body.toString()).not.toContain('evil');
+    expect(renders['/o']).toBe(2);
+  });
+
   it('concurrent misses of one key make one render, shared by all', async () => {
     const { get, renders } = await setup(() => ({ headers: SHARED(60), delayMs: 100 }));
     const all = await Promise.all(Array.from({ length: 50 }, () => get('/slow')));
