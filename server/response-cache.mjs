@@ -67,7 +67,7 @@ export function responseCache(app, opts = {}) {
   /** Renders under way, one per key: concurrent misses wait on it. @type {Map<string, Promise<{ entry: Entry | null, rendered: Rendered }>>} */
   const inflight = new Map();
   /** Keys whose last answer could not be stored; they skip the cache for a few seconds. */
-  const pass = new LRUCache({ max: 10_000, ttl: PASS_MS });
+  const pass = new LRUCache({ maxSize: 4 * 2 ** 20, sizeCalculation: (_, key) => key.length + 64, ttl: PASS_MS });
 
   /** Runs the app on an injected GET carrying the client's headers, minus the ones above. @returns {Promise<Rendered>} */
   async function render(req) {

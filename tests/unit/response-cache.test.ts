@@ -176,7 +176,8 @@ describe('lifetime', () => {
     await sleep(1200);
     const stale = await Promise.all(Array.from({ length: 10 }, () => get('/swr')));
     expect(stale.every((r) => r.headers['x-cache'] === 'STALE' && r.body.equals(first.body))).toBe(true);
-    await sleep(200);
+    await expect.poll(() => renders['/swr'], { timeout: 2000 }).toBe(2);
+    await sleep(100);
     expect(renders['/swr']).toBe(2);
     const refreshed = await get('/swr');
     expect(refreshed.headers['x-cache']).toBe('HIT');
