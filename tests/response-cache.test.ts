@@ -101,8 +101,18 @@ describe('spot through the cache', () => {
     const list = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     expect(list.status).toBe(200);
     expect(list.headers.get('x-cache')).toBeNull();
+    expect(list.headers.get('cache-control')).toBe('no-store');
     const get = await raw(app, '/mcp');
     expect(get.headers['x-cache']).toBeUndefined();
+    expect(get.headers['cache-control']).toBe('no-store');
+  });
+
+  it('the cron route is never stored', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await raw(app, '/api/cron/sample');
+      expect(r.headers['cache-control']).toBe('no-store');
+      expect(r.headers['x-cache']).not.toBe('HIT');
+    }
   });
 
   it('widget pages, OpenAPI and llms.txt are stored for their data’s N', async () => {

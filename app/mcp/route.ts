@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { NO_STORE } from '@/lib/http/cache';
 import { publicOrigin } from '@/lib/http/respond';
 import { checkRate, clientIp, MCP_LIMIT } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
@@ -13,7 +14,7 @@ const CORS = {
 const MAX_BODY_BYTES = 256 * 1024;
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, headers: { ...CORS, ...headers } });
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, headers: { ...CORS, ...NO_STORE, ...headers } });
 }
 
 export async function POST(req: Request): Promise<Response> {
@@ -33,7 +34,7 @@ export async function POST(req: Request): Promise<Response> {
     await server.connect(transport);
     const res = await transport.handleRequest(req);
     const headers = new Headers(res.headers);
-    for (const [k, v] of Object.entries(CORS)) headers.set(k, v);
+    for (const [k, v] of Object.entries({ ...CORS, ...NO_STORE })) headers.set(k, v);
     // Closing the transport ends the stream, so the JSON body is read out first.
     const body = res.body ? await res.arrayBuffer() : null;
     return new Response(body, { status: res.status, headers });
