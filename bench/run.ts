@@ -241,7 +241,7 @@ async function loadFor(url: string, opts: { headers?: Record<string, string>; fr
 async function coldStampede(n = 2000) {
   const fake = await FakeUpstream.start();
   fake.set('gold', { mode: 'ok', delayMs: 300 });
-  const app = await App.start({ env: { ...fake.env(), RESPONSE_CACHE: 'on', WARM_FEEDS: 'on', UPSTREAM_TIMEOUT_MS: '2000', CACHE_TTL_S: '60' } });
+  const app = await App.start({ env: { ...fake.env(), RESPONSE_CACHE: 'on', WARM_FEEDS: 'on', UPSTREAM_TIMEOUT_MS: '2000', CACHE_TTL_S: '3600' } });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   try {
     const t0 = performance.now();
