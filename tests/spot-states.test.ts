@@ -269,7 +269,7 @@ describe('single-flight', () => {
     } finally {
       agent.destroy();
     }
-  });
+  }, 180_000);
 });
 
 describe('after a failure', () => {
