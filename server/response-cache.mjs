@@ -87,8 +87,12 @@ export function responseCache(app, opts = {}) {
     if (compress) vary.push('Accept-Encoding');
     if (vary.length) headers.vary = vary.join(', ');
     else delete headers.vary;
-    const out = { status: r.status, headers, bodies: { identity: r.body }, compress };
+    const out = { status: r.status, headers, bodies: { identity: r.body }, compress, lines: {} };
     if (compress && eager) for (const enc of ['gzip', 'br']) out.bodies[enc] = encode(enc, r.body);
+    // Each variant's header lines, flat ([name, value, ...]) as writeHead takes them, made once.
+    for (const [enc, body] of Object.entries(out.bodies)) {
+      out.lines[enc] = [...flat(headers), 'content-length', String(body.length), ...(enc === 'identity' ? [] : ['content-encoding', enc])];
+    }
     return out;
   }
 
@@ -107,7 +111,9 @@ export function responseCache(app, opts = {}) {
     if (!policy.storable() || policy.timeToLive() <= 0) return null;
     const ready = prepare(r, true);
     const size = Object.values(ready.bodies).reduce((n, b) => n + b.length, 0) + JSON.stringify(ready.headers).length + 256;
-    return { ...ready, policy, size, refreshing: false };
+    // For the fast path of a hit: until when the copy is fresh, and the request it was made for.
+    const freshUntil = Date.now() + (policy.maxAge() - policy.age()) * 1000;
+    return { ...ready, policy, size, refreshing: false, freshUntil, vary: varyOf(r.headers).map((v) => v.toLowerCase()), made: req.headers };
   }
 
   /** Renders `key` once for every concurrent miss and stores the answer when it may be stored. */
@@ -145,6 +151,7 @@ export function responseCache(app, opts = {}) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url)) return app(req, res);
     const key = cacheKey(req);
     const entry = store.get(key);
+    if (entry && plainHit(entry, req)) return send(req, res, entry, 'HIT');
     const verdict = entry?.policy.evaluateRequest(asGet(req));
     if (entry && verdict?.response) {
       if (verdict.revalidation && !entry.refreshing) {
@@ -168,6 +175,18 @@ export function responseCache(app, opts = {}) {
   return handler;
 }
 
+/**
+ * The common hit, decided without building a verdict: the copy is within its lifetime and the
+ * request neither sets caching directives nor differs in a header the answer varies on. Anything
+ * else is left to http-cache-semantics.
+ */
+function plainHit(entry, req) {
+  const h = req.headers;
+  if (Date.now() >= entry.freshUntil || h['cache-control'] !== undefined || h.pragma !== undefined) return false;
+  for (const name of entry.vary) if (h[name] !== entry.made[name]) return false;
+  return true;
+}
+
 /** The request as the GET that was stored: HEAD is answered from the GET entry. */
 function asGet(req) {
   return { url: req.url, method: 'GET', headers: req.headers };
@@ -189,6 +208,11 @@ function encode(enc, body) {
     : gzipSync(body);
 }
 
+/** Headers as a flat [name, value, ...] list; a header with several values gives one line each. */
+function flat(headers) {
+  return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, value]));
+}
+
 /** Negotiated encodings by Accept-Encoding value: clients send few distinct values, so a hit skips the parsing. */
 const negotiated = new LRUCache({ max: 256 });
 
@@ -208,9 +232,12 @@ function encodingOf(req) {
 function send(req, res, answer, state) {
   const enc = answer.compress ? encodingOf(req) : 'identity';
   let body = answer.bodies[enc];
-  if (!body) body = answer.bodies[enc] = encode(enc, answer.bodies.identity);
-  const headers = { ...answer.headers, 'content-length': body.length, 'x-cache': state, age: answer.policy ? String(Math.floor(answer.policy.age())) : '0' };
-  if (enc !== 'identity') headers['content-encoding'] = enc;
-  res.writeHead(answer.status, headers);
+  if (!body) {
+    // An answer that is not stored is compressed here, for this client only.
+    body = answer.bodies[enc] = encode(enc, answer.bodies.identity);
+    answer.lines[enc] = [...flat(answer.headers), 'content-length', String(body.length), 'content-encoding', enc];
+  }
+  const age = answer.policy ? String(Math.floor(answer.policy.age())) : '0';
+  res.writeHead(answer.status, [...answer.lines[enc], 'x-cache', state, 'age', age]);
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -133,6 +133,14 @@ describe('one variant per encoding, compressed once', () => {
     expect(renders['/v']).toBe(1);
   });
 
+  it('a header with several values keeps each of them', async () => {
+    const { get } = await setup(() => ({ headers: { ...SHARED(60), link: ['</a>; rel=preload', '</b>; rel=preload'] as unknown as string } }));
+    await get('/l');
+    const hit = await get('/l', { 'accept-encoding': 'br' });
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers.link).toBe('</a>; rel=preload, </b>; rel=preload');
+  });
+
   it('q-values are honoured: gzip when brotli is refused', async () => {
     const { get } = await setup(() => ({ headers: SHARED(60) }));
     expect((await get('/q', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
