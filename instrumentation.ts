@@ -1,7 +1,15 @@
-// Runs once when a server instance starts: the in-process sampler of a self-hosted server.
-// (On Vercel, Vercel Cron calls /api/cron/sample instead; see vercel.json.)
+// Runs once when a server instance starts.
 export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs' && !process.env.VERCEL) {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { config } = await import('./lib/config');
+  if (config.warmFeeds()) {
+    // Fetch every live feed now, not on the first request: a burst on a fresh instance then waits on
+    // these single calls (or finds them done) instead of starting them under load.
+    const { feeds } = await import('./lib/feeds');
+    for (const feed of Object.values(feeds)) void feed.read();
+  }
+  // The in-process sampler of a self-hosted server (on Vercel, Vercel Cron calls /api/cron/sample; see vercel.json).
+  if (!process.env.VERCEL) {
     const { startSampler } = await import('./lib/sampler');
     startSampler();
   }

@@ -1,6 +1,8 @@
 // `npm start`: serves the built app (API, MCP, docs, widgets) on PORT, building first when no
-// build exists. A small custom server around Next so every response is compressed by content
-// negotiation, brotli when the client accepts it and gzip otherwise: `next start` only gzips.
+// build exists. A small custom server around Next: a shared response cache in front (answers
+// that say they may be cached are served from memory without entering Next; RESPONSE_CACHE=off
+// turns it off), then compression by content negotiation, brotli when the client accepts it and
+// gzip otherwise (`next start` only gzips).
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import compression from 'compression';
 import next from 'next';
 import { handleMethods } from './server/methods.mjs';
+import { responseCache } from './server/response-cache.mjs';
 
 const root = import.meta.dirname;
 const distDir = process.env.NEXT_DIST_DIR || '.next';
@@ -40,14 +43,16 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
+const cached = responseCache((req, res) => compress(req, res, () => handle(req, res)));
 const server = http.createServer();
-// Every request meets the method rules first (server/methods.mjs); the ones a path takes go on.
+// Every request meets the method rules first (server/methods.mjs); the ones a path takes go on
+// through the response cache to Next. Refusals reach Next directly, so the cache never holds one.
 handleMethods(server, {
   app: handle,
   serve(req, res) {
     // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
     req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
-    compress(req, res, () => handle(req, res));
+    cached(req, res);
   },
 });
 server.keepAliveTimeout = 65_000;

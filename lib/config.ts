@@ -37,6 +37,8 @@ export const config = {
   /** Sampler period and bucket width, seconds (default 120). */
   sampleIntervalS: () => num('SAMPLE_INTERVAL_S', 120),
   samplerEnabled: () => (process.env.SAMPLER ?? '').toLowerCase() !== 'off',
+  /** Fetch the live feeds when the server starts (tests that count upstream calls from a cold start turn it off). */
+  warmFeeds: () => (process.env.WARM_FEEDS ?? '').toLowerCase() !== 'off',
   cronSecret: () => process.env.CRON_SECRET || null,
   kv: () => {
     const url = process.env.KV_REST_API_URL?.trim();

@@ -37,19 +37,46 @@ export interface FeedOptions<T> {
   check?: (next: Sourced<T>, last: Sourced<T> | null) => string | null;
 }
 
-/** After a failure, wait this long (or the TTL, if shorter) before asking the upstream again. */
+/**
+ * After two failures in a row, wait this long (or the TTL, if shorter) before asking the upstream
+ * again, so an outage costs one upstream call per pause and no request waits for a known-bad source.
+ * A single failure is retried by the next request: one failure (a blip, or a burst on a cold process)
+ * must not answer every request queued behind it from the fallback for the whole pause.
+ */
 const RETRY_AFTER_FAILURE_MS = 5000;
 
 export const UNAVAILABLE: Reading<never> = { status: 'unavailable', value: null, asOf: null, source: null, fetchedAt: null };
 
-export class Feed<T> {
-  private mem: Sourced<T> | null = null;
-  private inflight: Promise<Reading<T>> | null = null;
-  private failedAt = 0;
-  /** Why the last fetch failed, for error messages (null after a success). */
-  lastError: string | null = null;
+/** What a feed holds in this process. */
+interface FeedState<T> {
+  mem: Sourced<T> | null;
+  inflight: Promise<Reading<T>> | null;
+  failedAt: number;
+  /** Failed fetches in a row. */
+  failures: number;
+  lastError: string | null;
+}
 
-  constructor(private readonly opts: FeedOptions<T>) {}
+// One state per feed name for the whole process: the framework bundles the boot hook and the routes
+// apart, so this module can be loaded more than once, and every copy must share one value and one
+// upstream call in flight.
+const STATES: Map<string, FeedState<unknown>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('goldapi.feed-states')] ??= new Map()) as Map<
+  string,
+  FeedState<unknown>
+>;
+
+export class Feed<T> {
+  private readonly s: FeedState<T>;
+
+  constructor(private readonly opts: FeedOptions<T>) {
+    if (!STATES.has(opts.name)) STATES.set(opts.name, { mem: null, inflight: null, failedAt: 0, failures: 0, lastError: null });
+    this.s = STATES.get(opts.name) as FeedState<T>;
+  }
+
+  /** Why the last fetch failed, for error messages (null after a success). */
+  get lastError(): string | null {
+    return this.s.lastError;
+  }
 
   private get key() {
     return `last:${this.opts.name}`;
@@ -62,13 +89,13 @@ export class Feed<T> {
   /** The value for this request: fresh, stale or unavailable. Never throws. */
   read(): Promise<Reading<T>> {
     const now = Date.now();
-    if (this.isFresh(this.mem, now)) return Promise.resolve(reading('fresh', this.mem, 'cache'));
-    const backoff = Math.min(ttlMs(this.opts.ttlS), RETRY_AFTER_FAILURE_MS);
-    if (now - this.failedAt < backoff) return this.fallback();
-    this.inflight ??= this.refresh().finally(() => {
-      this.inflight = null;
+    if (this.isFresh(this.s.mem, now)) return Promise.resolve(reading('fresh', this.s.mem, 'cache'));
+    const backoff = this.s.failures > 1 ? Math.min(ttlMs(this.opts.ttlS), RETRY_AFTER_FAILURE_MS) : 0;
+    if (now - this.s.failedAt < backoff) return this.fallback();
+    this.s.inflight ??= this.refresh().finally(() => {
+      this.s.inflight = null;
     });
-    return this.inflight;
+    return this.s.inflight;
   }
 
   /** What we hold now, without asking the upstream: for error bodies and debug output. */
@@ -85,14 +112,16 @@ export class Feed<T> {
       const next = await this.opts.fetch();
       const reason = this.opts.check?.(next, last);
       if (reason) throw new UpstreamError(this.opts.name, `rejected: ${reason}`);
-      this.mem = next;
-      this.failedAt = 0;
-      this.lastError = null;
+      this.s.mem = next;
+      this.s.failedAt = 0;
+      this.s.failures = 0;
+      this.s.lastError = null;
       await safely(() => getStore().set(this.key, next), `save ${this.key}`);
       return reading('fresh', next, 'upstream');
     } catch (err) {
-      this.failedAt = Date.now();
-      this.lastError = err instanceof UpstreamError ? err.reason : 'upstream failed';
+      this.s.failedAt = Date.now();
+      this.s.failures++;
+      this.s.lastError = err instanceof UpstreamError ? err.reason : 'upstream failed';
       console.warn(`[upstream] ${this.opts.name} failed: ${err instanceof Error ? err.message : String(err)}`);
       return last ? reading('stale', last, 'cache') : UNAVAILABLE;
     }
@@ -106,8 +135,8 @@ export class Feed<T> {
   /** The newest real value: memory, else the store (shared with other processes and instances). */
   private async last(): Promise<Sourced<T> | null> {
     const stored = await safely(() => getStore().get<Sourced<T>>(this.key), `read ${this.key}`);
-    const newest = stored && (!this.mem || stored.fetchedAt > this.mem.fetchedAt) ? stored : this.mem;
-    this.mem = newest;
+    const newest = stored && (!this.s.mem || stored.fetchedAt > this.s.mem.fetchedAt) ? stored : this.s.mem;
+    this.s.mem = newest;
     return newest;
   }
 }

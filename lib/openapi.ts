@@ -12,6 +12,7 @@ import reservesExample from './data/examples/reserves.json';
 import { components } from './schemas/components';
 import { Reserves } from './schemas/reserves';
 import { API_VERSION, VERSION } from './version';
+import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from './http/cache';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -26,8 +27,10 @@ export interface Operation {
   ok: { schema: z.ZodType; description: string; example?: unknown };
   /** Error statuses this path answers with the Error body. */
   errors: Partial<Record<400 | 405 | 414 | 503, string>>;
-  /** Cache-Control of a 200. */
-  cache: string;
+  /** Cache lifetime of a 200 (lib/http/cache.ts). */
+  cache: CacheRoute;
+  /** Chart only: the lifetime with an intraday interval. */
+  cacheIntraday?: CacheRoute;
   /** The CSV table served with `format=csv`. */
   csv?: Table<never>;
 }
@@ -59,7 +62,7 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'Both gold sources are down and no real price has been seen yet',
     },
-    cache: 'public, max-age=30',
+    cache: 'spot',
   },
   {
     path: '/api/v1/intraday',
@@ -78,7 +81,7 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'The store that holds the series cannot be reached (distributed mode with KV down)',
     },
-    cache: 'public, max-age=60',
+    cache: 'intraday',
   },
   {
     path: '/api/v1/history',
@@ -94,7 +97,7 @@ export const OPERATIONS: Operation[] = [
     csv: CSV_TABLES.history,
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
     errors: { 400: 'Invalid `format` (with `valid`), or a parameter given twice', ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
-    cache: 'public, max-age=300',
+    cache: 'history',
   },
   {
     path: '/api/v1/chart',
@@ -114,7 +117,8 @@ export const OPERATIONS: Operation[] = [
       ...COMMON_ERRORS,
       503: 'The upstream failed and no copy of this combination is cached',
     },
-    cache: 'public, max-age=300 (intraday intervals: 60)',
+    cache: 'chart',
+    cacheIntraday: 'chartIntraday',
   },
   {
     path: '/api/v1/reserves',
@@ -128,7 +132,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Reference',
     ok: { schema: Reserves, description: 'The ranked table', example: reservesExample },
     errors: { ...COMMON_ERRORS },
-    cache: 'public, max-age=3600',
+    cache: 'reserves',
   },
 ];
 
@@ -178,11 +182,30 @@ function parameters(query: z.ZodObject | undefined): Json[] {
   });
 }
 
+/** Both caching headers of a 200, from the same table the routes read. */
+function cachingHeaders(op: Operation): Json {
+  const n = CACHE_SECONDS[op.cache];
+  const m = op.cacheIntraday && CACHE_SECONDS[op.cacheIntraday];
+  const alt = (f: (s: number) => string) => (m ? ` (intraday intervals: \`${f(m)}\`)` : '');
+  return {
+    'Cache-Control': {
+      description: `For browsers: \`${browserCache(n)}\`${alt(browserCache)}.`,
+      schema: { type: 'string', example: browserCache(n) },
+    },
+    'CDN-Cache-Control': {
+      description:
+        `For shared caches (RFC 9213; a CDN reads it instead of Cache-Control): \`${sharedCache(n)}\`${alt(sharedCache)}. ` +
+        'A cached copy may read `fresh` in `data_state`, which describes the moment the answer was made: compare `updated_at` with the current time.',
+      schema: { type: 'string', example: sharedCache(n) },
+    },
+  };
+}
+
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
     const content: Json = { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } };
-    const headers: Json = { 'Cache-Control': { description: op.cache, schema: { type: 'string' } } };
+    const headers = cachingHeaders(op);
     if (op.csv) {
       // The CSV example is the recorded JSON example's first rows, converted by the same code that serves CSV.
       const sample = op.ok.example ? toCsv(op.csv, op.ok.example as never).split('\r\n').slice(0, 4).join('\r\n') + '\r\n' : undefined;

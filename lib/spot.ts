@@ -141,6 +141,23 @@ function twoSources(gold: Served): Pick<Spot, 'sources' | 'cross_check' | 'bid_u
   };
 }
 
+// Serializing the FX table (160+ numbers) is most of what turning a full spot answer into JSON
+// costs, and the table changes only when it is fetched again: it is serialized once per table.
+const fxJson = new WeakMap<FxTable, string>();
+/** A string no answer holds, put where the table goes and replaced by the table's JSON. */
+const FX_MARK = '\u0000fx_rates\u0000';
+const FX_MARK_JSON = JSON.stringify(FX_MARK);
+
+/** The spot answer as JSON, the same text JSON.stringify gives, with the FX table's part reused. */
+export function spotJson(spot: Spot): string {
+  const table = spot.fx_rates;
+  if (!table) return JSON.stringify(spot);
+  let json = fxJson.get(table);
+  if (json === undefined) fxJson.set(table, (json = JSON.stringify(table)));
+  const text = json;
+  return JSON.stringify({ ...spot, fx_rates: FX_MARK }).replace(FX_MARK_JSON, () => text);
+}
+
 /** Gold's state without asking the upstreams: for error bodies. */
 export async function goldState(): Promise<DataState> {
   return toDataState((await peekServed('gold')).reading);

@@ -44,7 +44,9 @@ describe('format=csv', () => {
     expect(rows.map((r) => [r[0], Number(r[1]), Number(r[2]), Number(r[3])])).toEqual(json.body.points.map((p: any) => [p.d, p.c, p.h, p.l]));
     expect(headers.get('x-data-state')).toBe(json.body.data_state.status);
     expect(Date.parse(headers.get('x-updated-at')!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(headers.get('cache-control')).toMatch(/max-age=300/);
+    // The same caching as the JSON answer.
+    expect(headers.get('cache-control')).toBe(json.headers.get('cache-control'));
+    expect(headers.get('cdn-cache-control')).toBe(json.headers.get('cdn-cache-control'));
   });
 
   it('intraday: time,price with ISO times, one row per recorded sample', async () => {

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Spot } from '@/lib/schemas/spot';
@@ -250,4 +251,59 @@ describe('single-flight', () => {
     expect(fake.calls.fx).toBe(1);
     expect(fake.calls.crypto).toBe(1);
   });
+
+  it('a cold instance under a burst of 2,000 requests answers every one with the real price, from one gold call', async () => {
+    // The boot-time fetch on, as `npm start` runs; a slow upstream and a timeout the burst's own
+    // queueing could exceed if the process blamed the upstream for it. Each request has its own
+    // throwaway parameter, so the response cache in front cannot absorb the burst. The long TTL keeps
+    // a slow machine's burst within one lifetime of the price, so one call is the right count.
+    const { app, fake } = await scenario((f) => f.set('gold', { mode: 'ok', delayMs: 300 }), {
+      CACHE_TTL_S: '3600',
+      UPSTREAM_TIMEOUT_MS: '2000',
+      WARM_FEEDS: 'on',
+      RESPONSE_CACHE: 'on',
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 2000 }, (_, i) => getJson(`${app.url}/api/v1/spot?compact=1&n=${i}`, agent)));
+      const wrong = answers.filter((a) => a.status !== 200 || a.body.spot_usd_oz !== gold.price || a.body.data_state?.status !== 'fresh');
+      expect(wrong.length, JSON.stringify(wrong.slice(0, 2))).toBe(0);
+      expect(fake.calls.gold).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  }, 180_000);
 });
+
+describe('after a failure', () => {
+  it('one failure is retried by the next request; two in a row pause the upstream for the back-off', async () => {
+    const { app, fake } = await scenario((f) => f.set('gold', { mode: 'status', status: 502 }), { CACHE_TTL_S: '30' });
+    expect((await app.json('/api/v1/spot?compact=1')).status).toBe(503);
+    expect(fake.calls.gold).toBe(1);
+    // The upstream is back: the next request asks it at once instead of answering from the failure.
+    fake.reset();
+    const next = await app.json('/api/v1/spot?compact=1');
+    expect(next.status).toBe(200);
+    expect(next.body.data_state).toMatchObject({ status: 'fresh', source: 'upstream' });
+    expect(fake.calls.gold).toBe(2);
+
+    // A real outage: two failures in a row, then one call per back-off however many requests come.
+    const { app: down, fake: f2 } = await scenario((f) => f.set('gold', { mode: 'status', status: 502 }), { CACHE_TTL_S: '30' });
+    for (let i = 0; i < 10; i++) expect((await down.json('/api/v1/spot?compact=1')).status).toBe(503);
+    expect(f2.calls.gold).toBe(2);
+  });
+});
+
+/** GET through a bounded agent: 2,000 requests in flight at once, over at most 256 connections. */
+function getJson(url: string, agent: http.Agent): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+}

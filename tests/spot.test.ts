@@ -172,6 +172,7 @@ describe('spot: headers and compression', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(res.headers.get('cdn-cache-control')).toBe('max-age=30, stale-while-revalidate=30');
   });
 
   it('brotli when accepted, else gzip, else identity', async () => {

@@ -1,5 +1,6 @@
 import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
+import { cacheHeaders, NO_STORE, type CacheRoute } from '../lib/http/cache';
 import { html, jsonScript, SafeHtml } from './html';
 import type { WidgetText } from './i18n';
 import type { WidgetName } from './kinds';
@@ -80,12 +81,12 @@ const WIDGET_CSP = [
   'frame-ancestors *',
 ].join('; ');
 
-/** A widget page; `maxAgeS` null: an answer no cache may keep (the failure page). */
-export function widgetResponse(body: string, maxAgeS: number | null, status = 200): Response {
+/** A widget page, cached for as long as the data it shows (`route` in lib/http/cache.ts); null: never stored (the failure page). */
+export function widgetResponse(body: string, route: CacheRoute | null, status = 200): Response {
   const headers = new Headers({
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': WIDGET_CSP,
-    'Cache-Control': maxAgeS === null ? 'no-store' : `public, max-age=${maxAgeS}`,
+    ...(route === null ? NO_STORE : cacheHeaders(route)),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
   });

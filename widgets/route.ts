@@ -1,3 +1,4 @@
+import type { CacheRoute } from '../lib/http/cache';
 import { publicOrigin } from '../lib/http/public-origin.mjs';
 import { chartTitle } from './chart';
 import { html } from './html';
@@ -13,12 +14,12 @@ import { footer, widgetPage, widgetResponse } from './page';
 
 export type RenderWidget = (query: URLSearchParams, origin: string) => Promise<string>;
 
-export function widgetRoute(name: WidgetName, maxAgeS: number, render: RenderWidget): (req: Request) => Promise<Response> {
+export function widgetRoute(name: WidgetName, cache: CacheRoute, render: RenderWidget): (req: Request) => Promise<Response> {
   return async (req) => {
     const query = new URL(req.url).searchParams;
     const origin = publicOrigin(req.headers, req.url);
     try {
-      return widgetResponse(await render(query, origin), maxAgeS);
+      return widgetResponse(await render(query, origin), cache);
     } catch (err) {
       console.error(`[widget] ${name} failed`, err);
       return widgetResponse(unavailablePage(name, query, origin), null, 503);

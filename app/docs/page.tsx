@@ -95,7 +95,10 @@ if (spot.data_state.status === 'unavailable') {
 
       <h2 id="caching">Caching and fair use</h2>
       <p>
-        Responses carry <code>Cache-Control</code> matching their data (spot 30 s). Cache at least 30 seconds on your side. There is no hard
+        Responses carry <code>Cache-Control</code> matching their data (spot 30 s) for browsers, and{' '}
+        <code>CDN-Cache-Control</code> with the same lifetime plus <code>stale-while-revalidate</code> for a CDN or proxy in front. A cached
+        copy can read <code>fresh</code>: <code>data_state</code> describes the moment the answer was made, so compare{' '}
+        <code>updated_at</code> with the current time. Cache at least 30 seconds on your side. There is no hard
         rate limit on REST; above 10,000 requests a day, please get in touch. The MCP endpoint allows 120 requests per minute per IP.
         Responses are compressed (brotli or gzip) when your client asks.
       </p>

@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { NO_STORE } from '@/lib/http/cache';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenToolCalls } from '@/lib/mcp/params';
 import { checkRate, clientIp, MCP_LIMIT } from '@/lib/mcp/rate-limit';
@@ -14,7 +15,7 @@ const CORS = {
 const MAX_BODY_BYTES = 256 * 1024;
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, headers: { ...CORS, ...headers } });
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, headers: { ...CORS, ...NO_STORE, ...headers } });
 }
 
 export async function POST(req: Request): Promise<Response> {
@@ -39,7 +40,7 @@ export async function POST(req: Request): Promise<Response> {
     const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
     const res = await transport.handleRequest(forwarded, parsed === undefined ? undefined : { parsedBody: rest });
     const headers = new Headers(res.headers);
-    for (const [k, v] of Object.entries(CORS)) headers.set(k, v);
+    for (const [k, v] of Object.entries({ ...CORS, ...NO_STORE })) headers.set(k, v);
     // Closing the transport ends the stream, so the JSON body is read out first.
     const body = res.body ? await res.arrayBuffer() : null;
     if (!refused.length || (res.status !== 200 && res.status !== 202)) return new Response(body, { status: res.status, headers });

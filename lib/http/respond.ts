@@ -1,6 +1,7 @@
 import { toCsv, type Table } from '../csv';
 import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../unavailable';
+import { cacheHeaders, NO_STORE, type CacheRoute } from './cache';
 import { linkVary } from './public-origin.mjs';
 
 // JSON responses with the headers every REST response carries: open CORS, nosniff, Cache-Control. Compression is
@@ -16,8 +17,8 @@ export const CORS_HEADERS = {
 
 export interface SendOptions {
   status?: number;
-  /** Cache-Control value; errors default to no-store. */
-  cache?: string;
+  /** The route whose cache lifetime a 200 takes (lib/http/cache.ts); without one, and for errors, no-store. */
+  cache?: CacheRoute | 'no-store';
   headers?: Record<string, string>;
   contentType?: string;
   /** The body holds links built from the public origin (adds `Vary` when request headers can change them). */
@@ -30,7 +31,7 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
     ...CORS_HEADERS,
     'Content-Type': opts.contentType ?? 'application/json; charset=utf-8',
     'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': opts.cache ?? (status >= 400 ? 'no-store' : 'public, max-age=30'),
+    ...(status < 400 && opts.cache && opts.cache !== 'no-store' ? cacheHeaders(opts.cache) : NO_STORE),
     ...opts.headers,
   });
   const vary = opts.links ? linkVary() : null;
@@ -42,9 +43,10 @@ export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): 
   return send(req, JSON.stringify(value), opts);
 }
 
-/** A core answer: the data (200, cacheable) or, when nothing real is held, the 503 body (never cached). */
-export function sendResult(req: Request, result: object | Unavailable, opts: SendOptions = {}): Response {
-  return isUnavailable(result) ? sendJson(req, result, { status: 503 }) : sendJson(req, result, opts);
+/** A core answer: the data (200, cacheable; `json` serializes it when the body has a faster way) or, when nothing real is held, the 503 body (never cached). */
+export function sendResult<B extends object>(req: Request, result: B | Unavailable, opts: SendOptions & { json?: (body: B) => string } = {}): Response {
+  if (isUnavailable(result)) return sendJson(req, result, { status: 503 });
+  return send(req, opts.json ? opts.json(result) : JSON.stringify(result), opts);
 }
 
 /** A series answer as JSON, or as CSV when `csv` is given: the freshness then rides in headers. Errors stay JSON. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { config } from '../config';
 import { VERSION } from '../version';
+import { upstreamTimeout } from './timeout';
 
 /** Any way an upstream can let us down: refused, hung, non-2xx, non-JSON, wrong shape, absurd value. */
 export class UpstreamError extends Error {
@@ -22,27 +23,32 @@ export interface FetchedJson {
 
 /** GET `url` as JSON within the upstream timeout. Throws UpstreamError on network failure, timeout or non-JSON. */
 export async function getJson(upstream: string, url: string): Promise<FetchedJson> {
-  let res: Response;
+  const timeout = upstreamTimeout(config.upstreamTimeoutMs());
   try {
-    res = await fetch(url, {
-      headers: { accept: 'application/json', 'user-agent': `goldapi/${VERSION}` },
-      signal: AbortSignal.timeout(config.upstreamTimeoutMs()),
-      cache: 'no-store',
-    });
-  } catch (err) {
-    const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-    throw new UpstreamError(upstream, why);
-  }
-  let text: string;
-  try {
-    text = await res.text();
-  } catch {
-    throw new UpstreamError(upstream, 'body interrupted', res.status);
-  }
-  try {
-    return { status: res.status, body: JSON.parse(text) };
-  } catch {
-    throw new UpstreamError(upstream, `HTTP ${res.status}, body is not JSON`, res.status);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: { accept: 'application/json', 'user-agent': `goldapi/${VERSION}` },
+        signal: timeout.signal,
+        cache: 'no-store',
+      });
+    } catch (err) {
+      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'unreachable';
+      throw new UpstreamError(upstream, why);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new UpstreamError(upstream, 'body interrupted', res.status);
+    }
+    try {
+      return { status: res.status, body: JSON.parse(text) };
+    } catch {
+      throw new UpstreamError(upstream, `HTTP ${res.status}, body is not JSON`, res.status);
+    }
+  } finally {
+    timeout.clear();
   }
 }
 

@@ -347,6 +347,7 @@ describe('framing and caching headers', () => {
       expect(res.headers.get('content-security-policy')).toContain('frame-ancestors *');
       expect(res.headers.get('x-frame-options')).toBeNull();
       expect(res.headers.get('cache-control')).toBe(`public, max-age=${maxAge}`);
+      expect(res.headers.get('cdn-cache-control')).toBe(`max-age=${maxAge}, stale-while-revalidate=${maxAge}`);
       const html = await (await app.get(`/widgets/${name}`)).text();
       const script = html.match(/<script src="(\/w\/[^"]+)"/)![1];
       expect(script).toMatch(new RegExp(`^/w/${name}\\.[A-Z0-9]{8}\\.js$`));

@@ -45,6 +45,10 @@ export class App {
     const app = new App(dataDir, {
       SAMPLER: 'off',
       UPSTREAM_TIMEOUT_MS: '1500',
+      // Tests see the app itself; the response cache in front is tested on its own (response-cache.test.ts).
+      RESPONSE_CACHE: 'off',
+      // Tests count upstream calls from a cold start; the boot-time fetch is tested where it matters.
+      WARM_FEEDS: 'off',
       ...opts.env,
     });
     app.root = opts.root ?? ROOT;

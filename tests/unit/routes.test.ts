@@ -69,7 +69,9 @@ describe('spot route', () => {
     expect(r.body.spot_usd_oz).toBe(gold.price);
     expect(r.body.data_state).toMatchObject({ status: 'fresh', source: 'upstream', as_of: new Date(gold.updatedAt).toISOString() });
     expect(r.body).not.toHaveProperty('fx_rates');
-    expect(r.headers.get('cache-control')).toBe('public, max-age=30');
+    // CACHE_TTL_S=1 (set above) shortens every cache lifetime, the headers' included.
+    expect(r.headers.get('cache-control')).toBe('public, max-age=1');
+    expect(r.headers.get('cdn-cache-control')).toBe('max-age=1, stale-while-revalidate=1');
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(fake.calls.gold).toBe(1);
   });

@@ -11,7 +11,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('widgetRoute', () => {
   it('serves the rendered page with the widget cache time', async () => {
-    const GET = widgetRoute('price', 30, async (q, origin) => `<p>${q.get('currency')} ${origin}</p>`);
+    const GET = widgetRoute('price', 'widgetPrice', async (q, origin) => `<p>${q.get('currency')} ${origin}</p>`);
     const res = await GET(new Request('http://host.test/widgets/price?currency=EUR'));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=30');
@@ -21,7 +21,7 @@ describe('widgetRoute', () => {
   for (const name of ['price', 'chart', 'converter'] as const) {
     it(`${name}: a render that throws becomes the widget's unavailable page (503, not cached), logged`, async () => {
       const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-      const GET = widgetRoute(name, 60, async () => {
+      const GET = widgetRoute(name, 'widgetChart', async () => {
         throw new Error('boom in render');
       });
       const res = await GET(new Request(`http://host.test/widgets/${name}?theme=dark&locale=de-DE`));

@@ -4,7 +4,7 @@ import { restRoute } from '@/lib/http/route';
 import { openApiDocument } from '@/lib/openapi';
 
 const route = restRoute({
-  get: async (req) => sendJson(req, openApiDocument(publicOrigin(req.headers, req.url)), { cache: 'public, max-age=3600', links: true }),
+  get: async (req) => sendJson(req, openApiDocument(publicOrigin(req.headers, req.url)), { cache: 'openapi', links: true }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
-import { OPERATIONS, openApiDocument } from '@/lib/openapi';
+import { browserCache, CACHE_SECONDS, sharedCache } from '@/lib/http/cache';
+import { OPERATIONS, openApiDocument, type Operation } from '@/lib/openapi';
 import { Code } from '../code';
 
 // Generated from the OpenAPI document, so the reference cannot drift from the API.
@@ -29,6 +30,12 @@ function exampleQuery(params: Param[]): string {
   for (const p of params) if (p.example !== undefined) q.set(p.name, String(p.example));
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/** A 200's caching header value from the one cache table, with chart's intraday alternative. */
+function caching(op: Operation, value: (n: number) => string): string {
+  const alt = op.cacheIntraday ? ` (intraday intervals: ${value(CACHE_SECONDS[op.cacheIntraday])})` : '';
+  return value(CACHE_SECONDS[op.cache]) + alt;
 }
 
 /** An example body, shortened where a list would fill the page. */
@@ -111,7 +118,8 @@ export default async function ApiReference() {
               </tbody>
             </table>
             <p className="muted">
-              Cache-Control on 200: <code>{op.cache}</code>; errors: <code>no-store</code>. Every body carries <code>data_state</code> and{' '}
+              On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>;
+              errors: <code>no-store</code>. Every body carries <code>data_state</code> and{' '}
               <code>updated_at</code>.
             </p>
           </section>

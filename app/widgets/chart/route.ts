@@ -1,4 +1,4 @@
 import { chartPage } from '@/widgets/pages';
 import { widgetRoute } from '@/widgets/route';
 
-export const GET = widgetRoute('chart', 60, chartPage);
+export const GET = widgetRoute('chart', 'widgetChart', chartPage);

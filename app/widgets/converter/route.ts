@@ -1,4 +1,4 @@
 import { converterPage } from '@/widgets/pages';
 import { widgetRoute } from '@/widgets/route';
 
-export const GET = widgetRoute('converter', 30, converterPage);
+export const GET = widgetRoute('converter', 'widgetConverter', converterPage);

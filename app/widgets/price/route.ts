@@ -1,4 +1,4 @@
 import { pricePage } from '@/widgets/pages';
 import { widgetRoute } from '@/widgets/route';
 
-export const GET = widgetRoute('price', 30, pricePage);
+export const GET = widgetRoute('price', 'widgetPrice', pricePage);

@@ -11,7 +11,7 @@ const route = restRoute({
   get: async (req, url) => {
     const query = parseQuery(ChartQuery, url);
     return sendSeries(req, await getChart(query), {
-      cache: `public, max-age=${isIntradayInterval(query.interval) ? 60 : 300}`,
+      cache: isIntradayInterval(query.interval) ? 'chartIntraday' : 'chart',
       csv: query.format === 'csv' ? CSV_TABLES.chart : undefined,
     });
   },

@@ -10,7 +10,7 @@ const route = restRoute({
   get: async (req, url) => {
     const query = parseQuery(HistoryQuery, url);
     // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
-    return sendSeries(req, await getHistory(), { cache: 'public, max-age=300', csv: query.format === 'csv' ? CSV_TABLES.history : undefined });
+    return sendSeries(req, await getHistory(), { cache: 'history', csv: query.format === 'csv' ? CSV_TABLES.history : undefined });
   },
 });
 

@@ -10,7 +10,7 @@ const route = restRoute({
   get: async (req, url) => {
     const query = parseQuery(IntradayQuery, url);
     // A new point lands every 2 minutes: a minute of caching keeps the series at most one sample behind.
-    return sendSeries(req, await getIntraday(query), { cache: 'public, max-age=60', csv: query.format === 'csv' ? CSV_TABLES.intraday : undefined });
+    return sendSeries(req, await getIntraday(query), { cache: 'intraday', csv: query.format === 'csv' ? CSV_TABLES.intraday : undefined });
   },
 });
 

@@ -5,7 +5,7 @@ import { getReserves, reservesState } from '@/lib/reserves';
 const route = restRoute({
   state: reservesState,
   // Monthly figures behind a 24-hour cache: an hour at the edge is plenty.
-  get: async (req) => sendJson(req, await getReserves(), { cache: 'public, max-age=3600' }),
+  get: async (req) => sendJson(req, await getReserves(), { cache: 'reserves' }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

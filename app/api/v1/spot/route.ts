@@ -3,12 +3,12 @@ import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { sendResult } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 import { SpotQuery } from '@/lib/schemas/spot';
-import { getSpot, goldState } from '@/lib/spot';
+import { getSpot, goldState, spotJson } from '@/lib/spot';
 
 const route = restRoute({
   state: goldState,
   get: async (req, url) =>
-    sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req.headers, req.url) }), { cache: 'public, max-age=30', links: true }),
+    sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req.headers, req.url) }), { cache: 'spot', links: true, json: spotJson }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

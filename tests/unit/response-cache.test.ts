@@ -1,0 +1,321 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { publicOrigin } from '../../lib/http/public-origin.mjs';
+import { cacheKey, responseCache } from '../../server/response-cache.mjs';
+
+// The response cache of `npm start` in front of a small app whose answers each test chooses, so
+// every caching rule is checked by what a client sees and by how often the app was asked.
+
+type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+
+/** A body large enough to be compressed (over 1 KB), different on every render. */
+const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
+const SHARED = (n: number, swr = n) => ({ 'cache-control': `public, max-age=${n}`, 'cdn-cache-control': `max-age=${n}, stale-while-revalidate=${swr}` });
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+  vi.unstubAllEnvs();
+});
+
+/** Serves `answer(req)` behind the cache; counts what reaches the app per path. */
+async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxBytes?: number } = {}) {
+  const renders: Record<string, number> = {};
+  const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    renders[path] = (renders[path] ?? 0) + 1;
+    const a = answer(req);
+    const reply = () => {
+      res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });
+      res.end(a.body ?? big(path));
+    };
+    if (a.delayMs) setTimeout(reply, a.delayMs);
+    else reply();
+  };
+  const cached = responseCache(app, { enabled: true, ...opts });
+  const server = http.createServer(cached);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<Raw>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return { get, renders, cached };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('hit and miss', () => {
+  it('the first request renders, the next ones are served from memory with Age', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    const first = await get('/a');
+    const second = await get('/a');
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(Number(second.headers.age)).toBeGreaterThanOrEqual(0);
+    expect(second.headers['cache-control']).toBe('public, max-age=60');
+    expect(renders['/a']).toBe(1);
+  });
+
+  it('a throwaway query parameter is another key: the app is asked again', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    await get('/a?x=1');
+    expect((await get('/a?x=1')).headers['x-cache']).toBe('HIT');
+    expect((await get('/a?x=1&t=9')).headers['x-cache']).toBe('MISS');
+    expect(renders['/a']).toBe(2);
+  });
+
+  it('the key is the public origin, the path and the full query string', () => {
+    const req = (host: string, url: string, more: Record<string, string> = {}) => ({ headers: { host, ...more }, url }) as unknown as http.IncomingMessage;
+    expect(cacheKey(req('A.example:3000', '/api/v1/spot?b=2&a=1'))).toBe('http://a.example:3000/api/v1/spot?b=2&a=1');
+    expect(cacheKey(req('b.example', '/x'))).not.toBe(cacheKey(req('a.example', '/x')));
+    // Untrusted forwarded headers change no link, so they change no key either.
+    expect(cacheKey(req('a.example', '/x', { 'x-forwarded-host': 'evil.example' }))).toBe(cacheKey(req('a.example', '/x')));
+    vi.stubEnv('TRUST_PROXY', '1');
+    expect(cacheKey(req('a.example', '/x', { 'x-forwarded-host': 'gold.example', 'x-forwarded-proto': 'https' }))).toBe('https://gold.example/x');
+    vi.stubEnv('PUBLIC_URL', 'https://api.gold.example');
+    expect(cacheKey(req('anything.example', '/x'))).toBe('https://api.gold.example/x');
+  });
+
+  // The app below builds its links as the real one does, from the public origin.
+  const linking = (r: http.IncomingMessage) => ({ headers: SHARED(60), body: `docs at ${publicOrigin(r.headers)}/docs` });
+
+  it('a forged forwarded host neither reaches a stored answer nor gets one of its own', async () => {
+    const { get, renders } = await setup(linking);
+    await get('/o');
+    const forged = await get('/o', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    expect(forged.headers['x-cache']).toBe('HIT');
+    expect(forged.body.toString()).not.toContain('evil');
+    expect(renders['/o']).toBe(1);
+  });
+
+  it('behind a trusted proxy, an answer made for one forwarded origin is not served to another', async () => {
+    vi.stubEnv('TRUST_PROXY', '1');
+    const { get, renders } = await setup(linking);
+    const a = await get('/o', { 'x-forwarded-host': 'a.example', 'x-forwarded-proto': 'https' });
+    const b = await get('/o', { 'x-forwarded-host': 'b.example', 'x-forwarded-proto': 'https' });
+    expect(a.body.toString()).toContain('https://a.example/docs');
+    expect(b.headers['x-cache']).toBe('MISS');
+    expect(b.body.toString()).toContain('https://b.example/docs');
+    expect((await get('/o', { 'x-forwarded-host': 'a.example', 'x-forwarded-proto': 'https' })).headers['x-cache']).toBe('HIT');
+    expect(renders['/o']).toBe(2);
+  });
+
+  it('concurrent misses of one key make one render, shared by all', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60), delayMs: 100 }));
+    const all = await Promise.all(Array.from({ length: 50 }, () => get('/slow')));
+    expect(renders['/slow']).toBe(1);
+    expect(new Set(all.map((r) => r.body.toString())).size).toBe(1);
+    expect(all.every((r) => r.status === 200 && r.headers['x-cache'] === 'MISS')).toBe(true);
+  });
+
+  it('a request that says no-cache is rendered again and refreshes the entry', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    await get('/a');
+    const forced = await get('/a', { 'cache-control': 'no-cache' });
+    expect(forced.headers['x-cache']).toBe('MISS');
+    expect((await get('/a')).body.equals(forced.body)).toBe(true);
+    expect(renders['/a']).toBe(2);
+  });
+});
+
+describe('one variant per encoding, compressed once', () => {
+  it('identity, gzip and brotli each decompress to the same body; the app renders once', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    const identity = await get('/v', { 'accept-encoding': 'identity' });
+    const gzip = await get('/v', { 'accept-encoding': 'gzip' });
+    const br = await get('/v', { 'accept-encoding': 'gzip, br' });
+    const none = await get('/v');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true);
+    expect(brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(identity.body.length);
+    for (const r of [identity, gzip, br]) {
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+      expect(r.headers.vary).toBe('Accept-Encoding');
+    }
+    expect(renders['/v']).toBe(1);
+  });
+
+  it('a header with several values keeps each of them', async () => {
+    const { get } = await setup(() => ({ headers: { ...SHARED(60), link: ['</a>; rel=preload', '</b>; rel=preload'] as unknown as string } }));
+    await get('/l');
+    const hit = await get('/l', { 'accept-encoding': 'br' });
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers.link).toBe('</a>; rel=preload, </b>; rel=preload');
+  });
+
+  it('q-values are honoured: gzip when brotli is refused', async () => {
+    const { get } = await setup(() => ({ headers: SHARED(60) }));
+    expect((await get('/q', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+  });
+
+  it('a small body is served as is, whatever the client accepts', async () => {
+    const { get } = await setup(() => ({ headers: SHARED(60), body: '{"ok":true}' }));
+    await get('/s');
+    const r = await get('/s', { 'accept-encoding': 'br, gzip' });
+    expect(r.headers['x-cache']).toBe('HIT');
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(r.body.toString()).toBe('{"ok":true}');
+  });
+});
+
+describe('HEAD', () => {
+  it('is answered from the GET entry, headers only, with the length of the chosen variant', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    const full = await get('/h', { 'accept-encoding': 'br' });
+    const head = await get('/h', { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.headers['x-cache']).toBe('HIT');
+    expect(head.body.length).toBe(0);
+    expect(Number(head.headers['content-length'])).toBe(full.body.length);
+    expect(renders['/h']).toBe(1);
+  });
+
+  it('a HEAD first fills the entry a later GET is served from', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    expect((await get('/h2', {}, 'HEAD')).body.length).toBe(0);
+    const after = await get('/h2');
+    expect(after.headers['x-cache']).toBe('HIT');
+    expect(after.body.length).toBeGreaterThan(1000);
+    expect(renders['/h2']).toBe(1);
+  });
+});
+
+describe('lifetime', () => {
+  it('past max-age, within stale-while-revalidate: the old copy at once, one background refresh', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(1, 3), delayMs: 50 }));
+    const first = await get('/swr');
+    await sleep(1200);
+    const stale = await Promise.all(Array.from({ length: 10 }, () => get('/swr')));
+    expect(stale.every((r) => r.headers['x-cache'] === 'STALE' && r.body.equals(first.body))).toBe(true);
+    await expect.poll(() => renders['/swr'], { timeout: 2000 }).toBe(2);
+    await sleep(100);
+    expect(renders['/swr']).toBe(2);
+    const refreshed = await get('/swr');
+    expect(refreshed.headers['x-cache']).toBe('HIT');
+    expect(refreshed.body.equals(first.body)).toBe(false);
+  });
+
+  it('past max-age and stale-while-revalidate: a miss that waits for a new render', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(1, 1) }));
+    const first = await get('/exp');
+    await sleep(2200);
+    const later = await get('/exp');
+    expect(later.headers['x-cache']).toBe('MISS');
+    expect(later.body.equals(first.body)).toBe(false);
+    expect(renders['/exp']).toBe(2);
+  });
+
+  it('CDN-Cache-Control rules for the shared cache, over Cache-Control', async () => {
+    const { get, renders } = await setup((req) =>
+      req.url === '/cdn-longer'
+        ? { headers: { 'cache-control': 'public, max-age=0', 'cdn-cache-control': 'max-age=60' } }
+        : { headers: { 'cache-control': 'public, max-age=60', 'cdn-cache-control': 'max-age=0' } },
+    );
+    await get('/cdn-longer');
+    expect((await get('/cdn-longer')).headers['x-cache']).toBe('HIT');
+    await get('/cdn-shorter');
+    await get('/cdn-shorter');
+    expect(renders['/cdn-longer']).toBe(1);
+    expect(renders['/cdn-shorter']).toBe(2);
+  });
+});
+
+describe('never stored', () => {
+  const cases: [string, Answer][] = [
+    ['no-store', { headers: { 'cache-control': 'no-store' } }],
+    ['private', { headers: { 'cache-control': 'private, max-age=60' } }],
+    ['private in the CDN header', { headers: { 'cache-control': 'public, max-age=60', 'cdn-cache-control': 'private' } }],
+    ['Set-Cookie', { headers: { ...SHARED(60), 'set-cookie': 'id=1' } }],
+    ['an error', { status: 503, headers: SHARED(60) }],
+    ['a 404', { status: 404, headers: SHARED(60) }],
+    ['no caching header at all', { headers: {} }],
+  ];
+  for (const [label, answer] of cases) {
+    it(`${label}: every request reaches the app`, async () => {
+      const { get, renders } = await setup(() => answer);
+      const first = await get('/n');
+      const second = await get('/n');
+      expect(first.status).toBe(answer.status ?? 200);
+      expect(second.headers['x-cache']).not.toBe('HIT');
+      expect(second.body.equals(first.body)).toBe(false);
+      expect(renders['/n']).toBe(2);
+    });
+  }
+
+  it('a personal answer is not shared with requests that waited on the same render', async () => {
+    let n = 0;
+    const { get, renders } = await setup(() => ({ headers: { 'cache-control': 'private' }, body: `user ${++n}`, delayMs: 50 }));
+    const all = await Promise.all(Array.from({ length: 5 }, () => get('/me')));
+    expect(new Set(all.map((r) => r.body.toString())).size).toBe(5);
+    expect(renders['/me']).toBe(5);
+  });
+
+  it('/mcp and other methods pass through untouched', async () => {
+    const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    for (const [path, method] of [['/mcp', 'GET'], ['/mcp', 'GET'], ['/mcp?x=1', 'GET'], ['/p', 'POST'], ['/p', 'POST'], ['/p', 'DELETE']]) {
+      const r = await get(path, {}, method);
+      expect(r.headers['x-cache'], `${method} ${path}`).toBeUndefined();
+    }
+    expect(renders['/mcp']).toBe(3);
+    expect(renders['/p']).toBe(3);
+  });
+});
+
+describe('Vary', () => {
+  it('an entry serves only requests that match the headers it varies on', async () => {
+    const { get } = await setup((req) => ({ headers: { ...SHARED(60), vary: 'X-Lang' }, body: `lang ${req.headers['x-lang']}` }));
+    expect((await get('/lang', { 'x-lang': 'en' })).body.toString()).toBe('lang en');
+    const en = await get('/lang', { 'x-lang': 'en' });
+    expect(en.headers['x-cache']).toBe('HIT');
+    const fr = await get('/lang', { 'x-lang': 'fr' });
+    expect(fr.body.toString()).toBe('lang fr');
+    expect(fr.headers['x-cache']).toBe('MISS');
+  });
+
+  it('a waiter whose headers differ from the render it waited on gets its own render', async () => {
+    const { get, renders } = await setup((req) => ({ headers: { ...SHARED(60), vary: 'X-Lang' }, body: `lang ${req.headers['x-lang']}`, delayMs: 50 }));
+    const [en, fr] = await Promise.all([get('/w', { 'x-lang': 'en' }), get('/w', { 'x-lang': 'fr' })]);
+    expect(en.body.toString()).toBe('lang en');
+    expect(fr.body.toString()).toBe('lang fr');
+    expect(renders['/w']).toBe(2);
+  });
+});
+
+describe('memory', () => {
+  it('many distinct keys never hold more than the bound; the least recently used go first', async () => {
+    const maxBytes = 64 * 1024;
+    const { get, cached } = await setup(() => ({ headers: SHARED(60) }), { maxBytes });
+    for (let i = 0; i < 300; i++) {
+      await get(`/k?i=${i}`);
+      expect(cached.bytes!()).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(cached.bytes!()).toBeGreaterThan(maxBytes / 2);
+    expect((await get('/k?i=299')).headers['x-cache']).toBe('HIT');
+    expect((await get('/k?i=0')).headers['x-cache']).toBe('MISS');
+  });
+
+  it('turned off, the app is served as it is', () => {
+    const app = () => {};
+    expect(responseCache(app, { enabled: false })).toBe(app);
+  });
+});
