@@ -96,7 +96,8 @@ async function widgets(app: App) {
   }
   const floor = weights['lightest App Router page (/docs/changelog)'];
   for (const name of Object.keys(weights)) {
-    if (weights[name] !== floor && floor) console.log(`${name}: gzip JS = ${((weights[name].js[1] / floor.js[1]) * 100).toFixed(1)}% of the App Router page's`);
+    if (weights[name] !== floor && floor)
+      console.log(`${name}: gzip JS = ${((weights[name].js[1] / floor.js[1]) * 100).toFixed(1)}% of the App Router page's`);
   }
   const browser = await launchBrowser();
   try {
@@ -224,7 +225,9 @@ async function seedSeries(dataDir: string): Promise<number> {
 async function upstreamCallsPerSource(): Promise<void> {
   const ttlS = 2;
   const runS = Math.min(DURATION_S, 10);
-  console.log(`\n| spot under load, TTL ${ttlS} s, ${runS} s | gold-api.com calls | quotes feed calls | per source per minute | bound (2 metals, one per TTL) |`);
+  console.log(
+    `\n| spot under load, TTL ${ttlS} s, ${runS} s | gold-api.com calls | quotes feed calls | per source per minute | bound (2 metals, one per TTL) |`,
+  );
   console.log('|---|---|---|---|---|');
   const cases: [string, (f: FakeUpstream) => void][] = [
     ['both sources up', () => {}],
@@ -380,7 +383,9 @@ async function cacheSection() {
     const stampede = await coldStampede();
 
     const pct = (a: Figures, b: Figures) => `${((a.rps / b.rps) * 100).toFixed(1)}%`;
-    console.log(`\n## Response cache (${bytes.length}-byte spot answer, ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${SEGMENT_S}-s rounds per row)\n`);
+    console.log(
+      `\n## Response cache (${bytes.length}-byte spot answer, ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${SEGMENT_S}-s rounds per row)\n`,
+    );
     console.log('| what | req/s | p50 ms | p99 ms | errors | ratio |');
     console.log('|---|---|---|---|---|---|');
     const line = (name: string, f: Figures, ratio: string) => console.log(`${row(name, f)} ${ratio} |`);

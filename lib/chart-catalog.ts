@@ -46,7 +46,11 @@ export const REACH: Partial<Record<ChartInterval, { ranges: readonly ChartRange[
 };
 
 /** Bars wider than the range would give one bar or none. */
-export const TOO_WIDE: Partial<Record<ChartInterval, readonly ChartRange[]>> = { '5d': ['1d', '5d'], '1wk': ['1d', '5d'], '1mo': ['1d', '5d', '1mo'] };
+export const TOO_WIDE: Partial<Record<ChartInterval, readonly ChartRange[]>> = {
+  '5d': ['1d', '5d'],
+  '1wk': ['1d', '5d'],
+  '1mo': ['1d', '5d', '1mo'],
+};
 
 /** Why `interval` cannot serve `range`, with the ranges it can serve; null when it can. */
 export function reachProblem(range: ChartRange, interval: ChartInterval): { message: string; valid: ChartRange[] } | null {
@@ -60,7 +64,10 @@ export function reachProblem(range: ChartRange, interval: ChartInterval): { mess
   const wide = TOO_WIDE[interval];
   if (wide?.includes(range)) {
     const valid = CHART_RANGES.filter((r) => !wide.includes(r));
-    return { message: `Interval ${interval} is wider than range ${range}: it would give one bar or none. Valid ranges for ${interval}: ${valid.join(', ')}`, valid };
+    return {
+      message: `Interval ${interval} is wider than range ${range}: it would give one bar or none. Valid ranges for ${interval}: ${valid.join(', ')}`,
+      valid,
+    };
   }
   return null;
 }

@@ -42,7 +42,11 @@ export async function getChart({ symbol, range, interval }: Pick<ChartQuery, 'sy
   const now = Date.now();
   const data_state = toDataState(reading, now);
   if (!reading.value) {
-    return unavailable(`Chart data unavailable: ${CHART_API_NAME} failed (${feed.lastError ?? 'no answer'}) and no copy is cached. Retry shortly.`, data_state, now);
+    return unavailable(
+      `Chart data unavailable: ${CHART_API_NAME} failed (${feed.lastError ?? 'no answer'}) and no copy is cached. Retry shortly.`,
+      data_state,
+      now,
+    );
   }
   const { ticker, name } = INSTRUMENTS[symbol];
   return {

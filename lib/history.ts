@@ -89,7 +89,11 @@ export async function getHistory(): Promise<History | Unavailable> {
   const now = Date.now();
   const data_state = toDataState(reading, now);
   if (!reading.value) {
-    return unavailable(`Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`, data_state, now);
+    return unavailable(
+      `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`,
+      data_state,
+      now,
+    );
   }
   return { ...series(reading.value), data_state, updated_at: new Date(now).toISOString() };
 }

@@ -99,7 +99,7 @@ export function marketState(nowMs: number): MarketState {
 /** Seconds the market was open between two instants (ms): what a recorder could have sampled. */
 export function openSecondsBetween(fromMs: number, toMs: number): number {
   let open = 0;
-  for (let t = fromMs; t < toMs; ) {
+  for (let t = fromMs; t < toMs;) {
     const s = marketState(t);
     const end = Math.min(Date.parse(s.next_change), toMs);
     if (s.status === 'open') open += end - t;

@@ -75,7 +75,11 @@ export const OPERATIONS: Operation[] = [
     tag: 'Series',
     query: IntradayQuery,
     csv: CSV_TABLES.intraday,
-    ok: { schema: Intraday, description: 'The series for the window (empty, with status unavailable, before the first sample)', example: intradayExample },
+    ok: {
+      schema: Intraday,
+      description: 'The series for the window (empty, with status unavailable, before the first sample)',
+      example: intradayExample,
+    },
     errors: {
       400: 'Invalid `symbol`, `hours` or `format` (with `valid`), or a parameter given twice',
       ...COMMON_ERRORS,
@@ -96,7 +100,11 @@ export const OPERATIONS: Operation[] = [
     query: HistoryQuery,
     csv: CSV_TABLES.history,
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
-    errors: { 400: 'Invalid `format` (with `valid`), or a parameter given twice', ...COMMON_ERRORS, 503: 'The upstream is down and no series has been fetched yet' },
+    errors: {
+      400: 'Invalid `format` (with `valid`), or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The upstream is down and no series has been fetched yet',
+    },
     cache: 'history',
   },
   {
@@ -208,12 +216,23 @@ export function openApiDocument(origin: string): Json {
     const headers = cachingHeaders(op);
     if (op.csv) {
       // The CSV example is the recorded JSON example's first rows, converted by the same code that serves CSV.
-      const sample = op.ok.example ? toCsv(op.csv, op.ok.example as never).split('\r\n').slice(0, 4).join('\r\n') + '\r\n' : undefined;
+      const sample = op.ok.example
+        ? toCsv(op.csv, op.ok.example as never)
+            .split('\r\n')
+            .slice(0, 4)
+            .join('\r\n') + '\r\n'
+        : undefined;
       content['text/csv'] = {
-        schema: { type: 'string', description: `With format=csv: a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC` },
+        schema: {
+          type: 'string',
+          description: `With format=csv: a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC`,
+        },
         ...(sample ? { example: sample } : {}),
       };
-      headers['X-Data-State'] = { description: 'CSV only: `data_state.status` of the series (fresh, stale or unavailable)', schema: { type: 'string' } };
+      headers['X-Data-State'] = {
+        description: 'CSV only: `data_state.status` of the series (fresh, stale or unavailable)',
+        schema: { type: 'string' },
+      };
       headers['X-Updated-At'] = { description: 'CSV only: when the answer was generated (ISO 8601)', schema: { type: 'string' } };
     }
     const responses: Json = { 200: { description: op.ok.description, headers, content } };
@@ -222,7 +241,14 @@ export function openApiDocument(origin: string): Json {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     paths[op.path] = {
-      get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: parameters(op.query), responses },
+      get: {
+        operationId: op.operationId,
+        summary: op.summary,
+        description: op.description,
+        tags: [op.tag],
+        parameters: parameters(op.query),
+        responses,
+      },
     };
   }
   return {

@@ -70,7 +70,10 @@ export async function getReserves(): Promise<Reserves> {
   return {
     countries,
     count: countries.length,
-    total_tonnes: round(rows.reduce((s, r) => s + r.tonnes, 0), 2),
+    total_tonnes: round(
+      rows.reduce((s, r) => s + r.tonnes, 0),
+      2,
+    ),
     as_of: newest,
     source: live ? `${RESERVES_API_NAME}, merged into the ${SNAPSHOT_SOURCE}` : SNAPSHOT_SOURCE,
     data_state,

@@ -56,8 +56,7 @@ let timer: NodeJS.Timeout | null = null;
 /** The self-hosted trigger: a sample soon after boot, then every SAMPLE_INTERVAL_S (off with SAMPLER=off). */
 export function startSampler(): void {
   if (timer || !config.samplerEnabled()) return;
-  const run = () =>
-    sampleOnce().catch((err) => console.warn(`[sampler] failed: ${err instanceof Error ? err.message : String(err)}`));
+  const run = () => sampleOnce().catch((err) => console.warn(`[sampler] failed: ${err instanceof Error ? err.message : String(err)}`));
   timer = setInterval(run, config.sampleIntervalS() * 1000);
   timer.unref();
   setTimeout(run, 1000).unref();

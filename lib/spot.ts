@@ -40,7 +40,12 @@ function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: Dat
 
 /** The spot resource for a parsed query; an unsupported currency is the documented 400. */
 export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Promise<Spot | Unavailable> {
-  const q = { currency: (query.currency ?? 'USD').toUpperCase(), unit: query.unit ?? 'oz', compact: query.compact === '1', debug: query.debug === '1' };
+  const q = {
+    currency: (query.currency ?? 'USD').toUpperCase(),
+    unit: query.unit ?? 'oz',
+    compact: query.compact === '1',
+    debug: query.debug === '1',
+  };
   const [goldServed, silverServed, fxr, tokens] = await Promise.all([
     servedPrice('gold'),
     servedPrice('silver'),
@@ -56,7 +61,11 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     throw new ApiError(400, `Unsupported currency: ${query.currency}`, { supported: Object.keys(fx.table).sort() });
   }
   if (gold.value === null) {
-    return unavailable('Gold price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.', toDataState(gold, now), now);
+    return unavailable(
+      'Gold price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.',
+      toDataState(gold, now),
+      now,
+    );
   }
 
   const spot = gold.value;

@@ -13,16 +13,21 @@ export function parseCsv(text) {
   for (const line of text.split(/\r?\n/)) {
     if (!line) continue;
     const cells = [];
-    let cur = '', quoted = false;
+    let cur = '',
+      quoted = false;
     for (let i = 0; i < line.length; i++) {
       const ch = line[i];
       if (quoted) {
-        if (ch === '"' && line[i + 1] === '"') { cur += '"'; i++; }
-        else if (ch === '"') quoted = false;
+        if (ch === '"' && line[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else if (ch === '"') quoted = false;
         else cur += ch;
       } else if (ch === '"') quoted = true;
-      else if (ch === ',') { cells.push(cur); cur = ''; }
-      else cur += ch;
+      else if (ch === ',') {
+        cells.push(cur);
+        cur = '';
+      } else cur += ch;
     }
     cells.push(cur);
     rows.push(cells);
@@ -38,7 +43,11 @@ const holdings = parseCsv(fs.readFileSync(path.join(src, 'cb-gold-holdings-wgc-2
 }));
 fs.writeFileSync(
   path.join(out, 'wgc-official-holdings-2026-08.json'),
-  JSON.stringify({ source: 'World Gold Council, World official gold holdings (IMF IFS), Aug 2026 edition', published: '2026-08-20', rows: holdings }, null, 1) + '\n',
+  JSON.stringify(
+    { source: 'World Gold Council, World official gold holdings (IMF IFS), Aug 2026 edition', published: '2026-08-20', rows: holdings },
+    null,
+    1,
+  ) + '\n',
 );
 console.log(`wrote ${holdings.length} holdings rows`);
 
@@ -64,7 +73,8 @@ fs.writeFileSync(
   path.join(out, 'reserves-snapshot.json'),
   JSON.stringify(
     {
-      source: 'World Gold Council, central-bank gold reserves by country (IMF IFS data), quarterly table Q4 2000 to Q1 2026: latest reported value per country',
+      source:
+        'World Gold Council, central-bank gold reserves by country (IMF IFS data), quarterly table Q4 2000 to Q1 2026: latest reported value per country',
       countries: reserves,
     },
     null,

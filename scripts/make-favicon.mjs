@@ -14,7 +14,9 @@ const pngs = [];
 try {
   for (const size of SIZES) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
-    await page.setContent(`<html><body style="margin:0">${svg.replace('<svg ', `<svg width="${size}" height="${size}" style="display:block" `)}</body></html>`);
+    await page.setContent(
+      `<html><body style="margin:0">${svg.replace('<svg ', `<svg width="${size}" height="${size}" style="display:block" `)}</body></html>`,
+    );
     pngs.push(await page.screenshot({ omitBackground: true, type: 'png' }));
     await page.close();
   }

@@ -202,7 +202,12 @@ function unparsedRequest(raw, socket) {
  */
 function badRequest(err, socket) {
   if (socket.writable && !(/** @type {any} */ (socket)._httpMessage?.headersSent)) {
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
     socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   }
   socket.destroy(err);

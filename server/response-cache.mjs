@@ -193,7 +193,10 @@ function asGet(req) {
 
 /** The response's Vary names, without Accept-Encoding (this layer adds it back where it compresses). */
 function varyOf(headers) {
-  const names = String(headers.vary ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  const names = String(headers.vary ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   return [...new Set(names)].filter((v) => v.toLowerCase() !== 'accept-encoding');
 }
 

@@ -8,8 +8,16 @@ import { RECORDED } from './support/yahoo';
 // GET /api/v1/chart against recorded chart-upstream bodies.
 
 const TICKER: Record<string, string> = {
-  xau: 'GC=F', silver: 'SI=F', bitcoin: 'BTC-USD', sp500: '^GSPC', nasdaq: '^IXIC',
-  dxy: 'DX-Y.NYB', eurusd: 'EURUSD=X', oil: 'CL=F', platinum: 'PL=F', palladium: 'PA=F',
+  xau: 'GC=F',
+  silver: 'SI=F',
+  bitcoin: 'BTC-USD',
+  sp500: '^GSPC',
+  nasdaq: '^IXIC',
+  dxy: 'DX-Y.NYB',
+  eurusd: 'EURUSD=X',
+  oil: 'CL=F',
+  platinum: 'PL=F',
+  palladium: 'PA=F',
 };
 const recorded: ChartHandler = (ticker) => (RECORDED[ticker] ? { status: 200, body: RECORDED[ticker] } : null);
 

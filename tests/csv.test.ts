@@ -14,7 +14,10 @@ beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
   app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', CACHE_TTL_S: '1' } });
-  await waitFor(async () => (await app.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 3);
+  await waitFor(
+    async () => (await app.json('/api/v1/intraday?hours=1')).body.count,
+    (n) => n >= 3,
+  );
 });
 afterAll(async () => {
   await app?.stop();
@@ -29,7 +32,10 @@ async function csv(path: string, on: App = app) {
   expect(res.headers.get('access-control-allow-origin')).toBe('*');
   expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Data-State/i);
   expect(text.endsWith('\r\n')).toBe(true);
-  const [header, ...rows] = text.trimEnd().split('\r\n').map((line) => line.split(','));
+  const [header, ...rows] = text
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
   return { header, rows, headers: res.headers };
 }
 

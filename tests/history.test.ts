@@ -136,7 +136,10 @@ describe('GET /api/v1/history', () => {
 
   it('an error body with HTTP 200 counts as down', async () => {
     const f = await FakeUpstream.start();
-    f.onChart(() => ({ status: 200, body: { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } } }));
+    f.onChart(() => ({
+      status: 200,
+      body: { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } },
+    }));
     const a2 = await App.start({ env: f.env() });
     try {
       const r = await a2.json('/api/v1/history');

@@ -23,7 +23,10 @@ async function start(env: Record<string, string> = {}, setup?: (f: FakeUpstream)
   const fake = await FakeUpstream.start();
   setup?.(fake);
   const app = await App.start({ env: { ...fake.env(), CRON_SECRET: SECRET, CACHE_TTL_S: '1', ...marketClockAt(OPEN_DAY), ...env } });
-  cleanup.push(() => fake.close(), () => app.stop());
+  cleanup.push(
+    () => fake.close(),
+    () => app.stop(),
+  );
   return { fake, app };
 }
 
@@ -80,7 +83,9 @@ describe('cron route', () => {
 describe('in-process sampler', () => {
   it('records a point about every SAMPLE_INTERVAL_S seconds, and the series survives a restart', async () => {
     const { app } = await start({ SAMPLER: 'on', SAMPLE_INTERVAL_S: '2' });
-    await expect.poll(async () => (await app.json('/api/v1/intraday?hours=1')).body.count, { timeout: 15_000, interval: 500 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => (await app.json('/api/v1/intraday?hours=1')).body.count, { timeout: 15_000, interval: 500 })
+      .toBeGreaterThanOrEqual(4);
     const { body } = await app.json('/api/v1/intraday?hours=1');
     Intraday.parse(body);
     const gaps = body.points.slice(1).map((p: { t: number }, i: number) => p.t - body.points[i].t);
@@ -133,7 +138,12 @@ describe('GET /api/v1/intraday', () => {
     fake = await FakeUpstream.start();
     app = await App.start({ env: fake.env() });
     store = openEmbeddedStore(app.dataDir);
-    expect((await app.json('/api/v1/intraday')).body).toMatchObject({ count: 0, points: [], coverage_seconds: 0, data_state: { status: 'unavailable' } });
+    expect((await app.json('/api/v1/intraday')).body).toMatchObject({
+      count: 0,
+      points: [],
+      coverage_seconds: 0,
+      data_state: { status: 'unavailable' },
+    });
     for (const p of [...seeded].reverse()) await store.addPoint('intraday:xau', p);
     await store.addPoint('intraday:xag', { t: now - 60, p: 65 });
   });
@@ -169,7 +179,18 @@ describe('GET /api/v1/intraday', () => {
   });
 
   it('invalid hours and symbol are 400 with valid values', async () => {
-    for (const q of ['hours=0', 'hours=49', 'hours=1.5', 'hours=abc', 'hours=-1', 'hours=1e1', 'hours=%00', 'symbol=btc', 'symbol=gold', 'symbol=../x']) {
+    for (const q of [
+      'hours=0',
+      'hours=49',
+      'hours=1.5',
+      'hours=abc',
+      'hours=-1',
+      'hours=1e1',
+      'hours=%00',
+      'symbol=btc',
+      'symbol=gold',
+      'symbol=../x',
+    ]) {
       const r = await app.json(`/api/v1/intraday?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.error, q).toMatch(/^Invalid (hours|symbol)/);

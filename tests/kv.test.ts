@@ -241,7 +241,11 @@ describe('KV outage mid-run', () => {
     const fromB = await spot(b);
     // B never fetched this price: it failed to reach the upstream and read A's price from KV.
     expect(fake.calls.gold).toBe(bCalls + 1);
-    expect(fromB.body).toMatchObject({ stale: true, spot_usd_oz: goldLater.price, data_state: { status: 'stale', as_of: new Date(goldLater.updatedAt).toISOString() } });
+    expect(fromB.body).toMatchObject({
+      stale: true,
+      spot_usd_oz: goldLater.price,
+      data_state: { status: 'stale', as_of: new Date(goldLater.updatedAt).toISOString() },
+    });
 
     // 3. KV hangs: the first call waits at most the timeout, then every call fails at once.
     fake.reset();

@@ -22,7 +22,12 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const request = (id: number | string, params?: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', ...(params === undefined ? {} : { params }) });
+const request = (id: number | string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  ...(params === undefined ? {} : { params }),
+});
 
 const MALFORMED: [string, unknown][] = [
   ['no params', undefined],
@@ -64,7 +69,12 @@ describe('mcp: malformed tools/call params are -32602', () => {
   });
 
   it('inside a batch: the malformed calls are answered -32602, the others normally', async () => {
-    const r = await rpc(app, [request('bad-1'), call('get_gold_price', {}, 'good'), request('bad-2', { name: 'get_gold_price', arguments: 'x' }), { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }]);
+    const r = await rpc(app, [
+      request('bad-1'),
+      call('get_gold_price', {}, 'good'),
+      request('bad-2', { name: 'get_gold_price', arguments: 'x' }),
+      { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} },
+    ]);
     expect(r.status).toBe(200);
     const byId = Object.fromEntries(r.json.map((x: any) => [x.id, x]));
     expect(Object.keys(byId).sort()).toEqual(['bad-1', 'bad-2', 'good', 'list']);

@@ -25,7 +25,10 @@ beforeAll(async () => {
   fake.onChart(realChartHandler());
   // A 1 s rate window keeps this file's many requests well under 120 per window; the sampler fills the intraday series.
   app = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '2' } });
-  await waitFor(async () => (await app.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 2);
+  await waitFor(
+    async () => (await app.json('/api/v1/intraday?hours=1')).body.count,
+    (n) => n >= 2,
+  );
 });
 afterAll(async () => {
   await app?.stop();
@@ -120,8 +123,11 @@ describe('mcp: every other tool equals its REST endpoint', () => {
       const from = new Date(Date.parse(latest) - days * 86_400_000).toISOString().slice(0, 10);
       expect(body.points).toEqual(rest.body.points.filter((p: { d: string }) => p.d >= from));
       expect(body.count).toBe(body.points.length);
-      for (const k of ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct', 'symbol', 'source']) expect(body[k], k).toEqual(rest.body[k]);
-      expect(result.content[0].text).toContain(String(rest.body.points[rest.body.points.length - 1].c.toLocaleString('en-US', { maximumFractionDigits: 2 })));
+      for (const k of ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct', 'symbol', 'source'])
+        expect(body[k], k).toEqual(rest.body[k]);
+      expect(result.content[0].text).toContain(
+        String(rest.body.points[rest.body.points.length - 1].c.toLocaleString('en-US', { maximumFractionDigits: 2 })),
+      );
     }
     const ytd = await callTool('get_gold_history', { range: 'ytd' });
     expect(ytd.structuredContent.points[0].d >= `${latest.slice(0, 4)}-01-01`).toBe(true);
@@ -161,7 +167,9 @@ describe('mcp: every other tool equals its REST endpoint', () => {
       expect(result.isError).toBeFalsy();
       Chart.parse(result.structuredContent.gold);
       expect(comparable(result.structuredContent.gold)).toEqual(comparable({ ...gold.body, change_pct: result.structuredContent.gold.change_pct }));
-      expect(comparable(result.structuredContent.asset)).toEqual(comparable({ ...asset.body, change_pct: result.structuredContent.asset.change_pct }));
+      expect(comparable(result.structuredContent.asset)).toEqual(
+        comparable({ ...asset.body, change_pct: result.structuredContent.asset.change_pct }),
+      );
       const change = (ps: { c: number }[]) => Math.round((ps[ps.length - 1].c / ps[0].c - 1) * 10000) / 100;
       expect(result.structuredContent.gold.change_pct).toBe(change(gold.body.points));
       expect(result.structuredContent.asset.change_pct).toBe(change(asset.body.points));
@@ -278,7 +286,10 @@ describe('mcp: every tool through an outage', () => {
     const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', ...marketClockAt(OPEN_DAY) } });
     try {
       const client = await mcpClient(a);
-      await waitFor(async () => (await a.json('/api/v1/intraday?hours=1')).body.count, (n) => n >= 1);
+      await waitFor(
+        async () => (await a.json('/api/v1/intraday?hours=1')).body.count,
+        (n) => n >= 1,
+      );
       const before: Record<string, any> = {};
       for (const [name, args] of TOOLS) {
         before[name] = await client.callTool({ name, arguments: args });
@@ -383,7 +394,11 @@ describe('mcp: raw JSON-RPC', () => {
   it('CORS: preflight and open origin', async () => {
     const pre = await fetch(`${app.url}/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
@@ -405,7 +420,11 @@ describe('mcp: rate limit', () => {
       const batch = await Promise.all(Array.from({ length: 120 }, () => rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })));
       expect(batch.map((r) => r.status).every((s) => s === 200)).toBe(true);
       // Another client address claimed in a header does not get a fresh allowance.
-      const over = await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'x-forwarded-for': '203.0.113.9', 'x-socket-address': '203.0.113.9' });
+      const over = await rpc(
+        a,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { 'x-forwarded-for': '203.0.113.9', 'x-socket-address': '203.0.113.9' },
+      );
       // All 121 inside one window (a machine too slow for that would make this check meaningless).
       expect(Date.now() - t0).toBeLessThan(win * 1000);
       expect(over.status).toBe(429);

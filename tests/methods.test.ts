@@ -10,8 +10,26 @@ import { rawRequest, type RawResponse } from './support/raw-http';
 // or rewrite some of them): the documented status, body and headers, and never a 5xx.
 
 const METHODS = [
-  'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT',
-  'PROPFIND', 'MOVE', 'PURGE', 'SEARCH', 'LINK', 'UNLINK', 'MKCOL', 'get', 'post', 'FOO', 'X-SCAN',
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'PROPFIND',
+  'MOVE',
+  'PURGE',
+  'SEARCH',
+  'LINK',
+  'UNLINK',
+  'MKCOL',
+  'get',
+  'post',
+  'FOO',
+  'X-SCAN',
 ];
 
 type Kind = 'rest' | 'document' | 'mcp' | 'page' | 'embed' | 'static' | 'unknown-api';

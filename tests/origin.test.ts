@@ -82,7 +82,13 @@ async function originsIn(app: App, headers: Record<string, string>): Promise<Rec
   const mcp = await rawRequest(app.url, {
     method: 'POST',
     target: '/mcp',
-    headers: { ...headers, Connection: 'close', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Content-Length': String(call.length) },
+    headers: {
+      ...headers,
+      Connection: 'close',
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'Content-Length': String(call.length),
+    },
     body: call,
   });
   found.mcp = JSON.parse(mcp.body).result.structuredContent.docs.replace(/\/docs$/, '');
@@ -124,14 +130,26 @@ describe('origin: no proxy trusted', () => {
 describe('origin: behind a trusted proxy (TRUST_PROXY=1)', () => {
   it('well-formed forwarded headers are honoured in every link', async () => {
     expectAll(await originsIn(trusted, WELL_FORMED), 'https://proxied.example', 'well-formed');
-    expectAll(await originsIn(trusted, { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'proxied.example:8443, inner.example' }), 'https://proxied.example:8443', 'chain');
+    expectAll(
+      await originsIn(trusted, { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'proxied.example:8443, inner.example' }),
+      'https://proxied.example:8443',
+      'chain',
+    );
   });
 
   it('hostile schemes fall back to http and hostile hosts to the request Host', async () => {
     const own = trusted.url;
     for (const headers of HOSTILE) expectAll(await originsIn(trusted, headers), own, JSON.stringify(headers));
-    expectAll(await originsIn(trusted, { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'proxied.example' }), 'http://proxied.example', 'bad scheme, good host');
-    expectAll(await originsIn(trusted, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'user@evil.example' }), own.replace('http:', 'https:'), 'good scheme, bad host');
+    expectAll(
+      await originsIn(trusted, { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'proxied.example' }),
+      'http://proxied.example',
+      'bad scheme, good host',
+    );
+    expectAll(
+      await originsIn(trusted, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'user@evil.example' }),
+      own.replace('http:', 'https:'),
+      'good scheme, bad host',
+    );
   });
 
   it('cacheable responses with links vary on the forwarded headers', async () => {

@@ -116,7 +116,13 @@ describe('spot through the cache', () => {
   });
 
   it('widget pages, OpenAPI and llms.txt are stored for their data’s N', async () => {
-    for (const [path, n] of [['/widgets/price', 30], ['/widgets/chart', 60], ['/widgets/converter', 30], ['/api/openapi.json', 3600], ['/llms.txt', 3600]] as const) {
+    for (const [path, n] of [
+      ['/widgets/price', 30],
+      ['/widgets/chart', 60],
+      ['/widgets/converter', 30],
+      ['/api/openapi.json', 3600],
+      ['/llms.txt', 3600],
+    ] as const) {
       await raw(app, path);
       const again = await raw(app, path);
       expect(again.headers['x-cache'], path).toBe('HIT');

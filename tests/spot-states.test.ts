@@ -194,7 +194,11 @@ describe('each other group fails alone', () => {
     expect(r.body.fx_source).toMatch(/static/);
     expect(r.body.fx_rate).toBe(staticTable.rates.EUR);
     expect(r.body.fx_rates).toEqual(staticTable.rates);
-    expect(r.body.groups.fx).toMatchObject({ status: 'stale', source: 'snapshot', as_of: new Date(staticTable.time_last_update_unix * 1000).toISOString() });
+    expect(r.body.groups.fx).toMatchObject({
+      status: 'stale',
+      source: 'snapshot',
+      as_of: new Date(staticTable.time_last_update_unix * 1000).toISOString(),
+    });
     expect(r.body.data_state.status).toBe('fresh');
   });
 
@@ -214,7 +218,16 @@ describe('each other group fails alone', () => {
     const { app } = await scenario((f) => f.set('crypto', { mode: 'status', status: 429, fixture: 'coingecko-error-429.json' }));
     const r = await app.json('/api/v1/spot?compact=1');
     expect(r.status).toBe(200);
-    for (const k of ['btc_usd', 'btc_gold_oz', 'btc_gold_kg', 'btc_market_cap_usd', 'btc_vs_gold_mcap_pct', 'bitcoin_gold_parity_usd', 'paxg_usd', 'xaut_usd']) {
+    for (const k of [
+      'btc_usd',
+      'btc_gold_oz',
+      'btc_gold_kg',
+      'btc_market_cap_usd',
+      'btc_vs_gold_mcap_pct',
+      'bitcoin_gold_parity_usd',
+      'paxg_usd',
+      'xaut_usd',
+    ]) {
       expect(r.body[k], k).toBeNull();
     }
     expect(r.body.token_source).toBe('unavailable');

@@ -65,7 +65,8 @@ describe('spot: every field from the upstream inputs', () => {
       const perOz = gold.price * fx.rates[code];
       const perUnit = unit === 'gram' ? perOz / G_PER_OZ : unit === 'kg' ? perOz * OZ_PER_KG : perOz;
       expect(Object.keys(body.karats)).toEqual(['24k', '22k', '21k', '18k', '14k', '10k', '9k']);
-      for (const [key, value] of Object.entries(body.karats)) expectRounded(value as number, (perUnit * parseInt(key, 10)) / 24, unit === 'gram' ? 4 : 2);
+      for (const [key, value] of Object.entries(body.karats))
+        expectRounded(value as number, (perUnit * parseInt(key, 10)) / 24, unit === 'gram' ? 4 : 2);
       expect(body.karats['24k']).toBe(body.xau.price);
     });
   }
@@ -120,7 +121,12 @@ describe('spot: every field from the upstream inputs', () => {
     expect(body.groups.silver).toMatchObject({ status: 'fresh', as_of: new Date(silver.updatedAt).toISOString() });
     expect(body.groups.fx).toMatchObject({ status: 'fresh', as_of: new Date(fx.time_last_update_unix * 1000).toISOString() });
     expect(body.groups.tokens).toMatchObject({ status: 'fresh', as_of: new Date(coins.bitcoin.last_updated_at * 1000).toISOString() });
-    expect(body).toMatchObject({ price_source: 'gold-api.com', silver_source: 'gold-api.com', fx_source: 'open.er-api.com', token_source: 'coingecko.com' });
+    expect(body).toMatchObject({
+      price_source: 'gold-api.com',
+      silver_source: 'gold-api.com',
+      fx_source: 'open.er-api.com',
+      token_source: 'coingecko.com',
+    });
     expect(body.docs).toBe(`${app.url}/docs`);
   });
 

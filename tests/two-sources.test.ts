@@ -51,7 +51,11 @@ const primaryFaults: [string, Behaviour, Behaviour][] = [
   ['HTTP 500', { mode: 'status', status: 500, text: '{"error":"internal"}' }, { mode: 'status', status: 500 }],
   ['HTTP 429', { mode: 'status', status: 429, text: 'Too Many Requests' }, { mode: 'status', status: 429 }],
   ['garbage JSON', { mode: 'malformed' }, { mode: 'malformed' }],
-  ['an HTML page', { mode: 'status', status: 200, text: '<!doctype html><title>Just a moment...</title>' }, { mode: 'status', status: 200, text: '<html></html>' }],
+  [
+    'an HTML page',
+    { mode: 'status', status: 200, text: '<!doctype html><title>Just a moment...</title>' },
+    { mode: 'status', status: 200, text: '<html></html>' },
+  ],
   ['an absurd value', { mode: 'json', body: { ...gold, price: gold.price * 1e6 } }, { mode: 'json', body: { ...silver, price: silver.price * 1e6 } }],
 ];
 const absurdQuotes = fixture<any[]>(QUOTES_FIXTURE.XAU).map((e) => ({
@@ -175,7 +179,12 @@ describe('restarts during a one-source outage', () => {
     await app.restart();
     // Past the TTL, so the stored primary price no longer counts as fresh however fast the restart was.
     await sleep(PAST_TTL);
-    expect(await spot(app)).toMatchObject({ stale: false, spot_usd_oz: xau.value.mid, price_source: 'swissquote.com', data_state: { status: 'fresh' } });
+    expect(await spot(app)).toMatchObject({
+      stale: false,
+      spot_usd_oz: xau.value.mid,
+      price_source: 'swissquote.com',
+      data_state: { status: 'fresh' },
+    });
     fake.reset().set('quotes', { mode: 'hang' });
     await app.restart();
     await sleep(PAST_TTL);

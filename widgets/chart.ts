@@ -14,12 +14,23 @@ import { staleBadge } from './price';
 
 /** Each asset's name in the page's language; index and pair names read the same everywhere. */
 const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
-  xau: (t) => t.gold, silver: (t) => t.silver, bitcoin: (t) => t.bitcoin, sp500: () => 'S&P 500', nasdaq: () => 'Nasdaq',
-  dxy: (t) => t.dxy, eurusd: () => 'EUR/USD', oil: (t) => t.oil, platinum: (t) => t.platinum, palladium: (t) => t.palladium,
+  xau: (t) => t.gold,
+  silver: (t) => t.silver,
+  bitcoin: (t) => t.bitcoin,
+  sp500: () => 'S&P 500',
+  nasdaq: () => 'Nasdaq',
+  dxy: (t) => t.dxy,
+  eurusd: () => 'EUR/USD',
+  oil: (t) => t.oil,
+  platinum: (t) => t.platinum,
+  palladium: (t) => t.palladium,
 };
 const symbolLabel = (symbol: ChartSymbol, t: Strings) => SYMBOL_NAME[symbol](t);
 
-const RANGE_KEY = { '1d': 'r1d', '5d': 'r5d', '1mo': 'r1mo', '3mo': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const satisfies Record<ChartWidgetRange, keyof Strings>;
+const RANGE_KEY = { '1d': 'r1d', '5d': 'r5d', '1mo': 'r1mo', '3mo': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const satisfies Record<
+  ChartWidgetRange,
+  keyof Strings
+>;
 
 /** The API request behind each range: real bars only, at a width the upstream keeps for that span. */
 export function seriesUrl(symbol: ChartSymbol, range: ChartWidgetRange): string {

@@ -5,7 +5,6 @@
 import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
 
 (() => {
-
   interface Registry {
     frames: Map<string, { frame: HTMLIFrameElement; origin: string }>;
     next: number;
@@ -68,7 +67,7 @@ import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
   }
 
   if (tag.dataset.widget) mount(tag, tag.dataset.widget, tag.dataset, (f) => tag.after(f));
-  document.querySelectorAll<HTMLElement>('[data-gold-widget]').forEach((div) =>
-    mount(div, div.dataset.goldWidget || '', div.dataset, (f) => div.appendChild(f)),
-  );
+  document
+    .querySelectorAll<HTMLElement>('[data-gold-widget]')
+    .forEach((div) => mount(div, div.dataset.goldWidget || '', div.dataset, (f) => div.appendChild(f)));
 })();

@@ -22,7 +22,9 @@ export function priceDecimals(currency: string, unit: string): number {
 
 export function money(value: number, currency: string, locale: string, decimals = 2): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
+      value,
+    );
   } catch {
     return `${value.toFixed(decimals)} ${currency}`;
   }
@@ -33,7 +35,9 @@ export function number(value: number, locale: string, decimals = 2): string {
 }
 
 export function percent(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value / 100);
+  return new Intl.NumberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    value / 100,
+  );
 }
 
 /** "12 seconds ago", "5 minutes ago", in the locale's words. */

@@ -31,6 +31,9 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
 
 /** JSON for a `<script type="application/json">` block: `<` is escaped so the block cannot be closed early. */
 export function jsonScript(id: string, value: unknown): SafeHtml {
-  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return new SafeHtml(`<script type="application/json" id="${escapeHtml(id)}">${json}</script>`);
 }

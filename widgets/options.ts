@@ -52,4 +52,3 @@ export function boundedNumber(value: string | null, min: number, max: number, fa
   const n = Number(value);
   return Number.isFinite(n) && n >= min && n <= max ? n : fallback;
 }
-

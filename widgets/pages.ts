@@ -31,7 +31,11 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
 
 /** The whole chart widget page for a query. */
 export async function chartPage(q: URLSearchParams, origin: string): Promise<string> {
-  const opts: ChartOptions = { ...parseCommon(q), symbol: pick(q.get('symbol'), CHART_SYMBOLS, 'xau'), range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo') };
+  const opts: ChartOptions = {
+    ...parseCommon(q),
+    symbol: pick(q.get('symbol'), CHART_SYMBOLS, 'xau'),
+    range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo'),
+  };
   const { latest, currency, state } = await chartHeadline(opts.symbol, origin);
   const urls = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, seriesUrl(opts.symbol, r)]));
   const text = textFor(opts.locale);

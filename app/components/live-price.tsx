@@ -7,7 +7,8 @@ import { apiFetcher } from './fetcher';
 /** The spot body, or the 503 body when no price is held: both carry data_state. */
 type SpotAnswer = Spot | Unavailable;
 
-const usd = (n: number, digits = 2) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+const usd = (n: number, digits = 2) =>
+  n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The landing page's live price: server-rendered first, then refreshed every 30 s (the spot cache time). */
 export function LivePrice({ initial }: { initial: SpotAnswer }) {

@@ -20,14 +20,22 @@ export function MiniChart() {
   const intradaySettled = intraday.data !== undefined || intraday.error !== undefined;
   const history = useSWR<History | Unavailable>(intradaySettled && !useIntraday ? '/api/v1/history' : null, apiFetcher);
   // Say why the panel is empty rather than leave it blank.
-  const historyProblem = useIntraday ? null : history.error ? String(history.error.message) : history.data && 'error' in history.data ? history.data.error : null;
+  const historyProblem = useIntraday
+    ? null
+    : history.error
+      ? String(history.error.message)
+      : history.data && 'error' in history.data
+        ? history.data.error
+        : null;
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const points = useIntraday
       ? pointsOf(intraday.data).map((x) => ({ time: x.t as UTCTimestamp, value: x.p }))
-      : pointsOf(history.data).slice(-66).map((x) => ({ time: x.d, value: x.c }));
+      : pointsOf(history.data)
+          .slice(-66)
+          .map((x) => ({ time: x.d, value: x.c }));
     if (points.length < 2) return;
     const dark = matchMedia('(prefers-color-scheme: dark)').matches;
     const chart = createChart(el, {
@@ -37,7 +45,12 @@ export function MiniChart() {
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: useIntraday },
     });
-    const series = chart.addSeries(AreaSeries, { lineColor: '#c99a1c', topColor: 'rgba(201,154,28,0.35)', bottomColor: 'rgba(201,154,28,0.02)', lineWidth: 2 });
+    const series = chart.addSeries(AreaSeries, {
+      lineColor: '#c99a1c',
+      topColor: 'rgba(201,154,28,0.35)',
+      bottomColor: 'rgba(201,154,28,0.02)',
+      lineWidth: 2,
+    });
     series.setData(points as never);
     chart.timeScale().fitContent();
     return () => chart.remove();

@@ -4,7 +4,8 @@ import { send } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 
 const route = restRoute({
-  get: async (req) => send(req, llmsText(publicOrigin(req.headers, req.url)), { contentType: 'text/plain; charset=utf-8', cache: 'llms', links: true }),
+  get: async (req) =>
+    send(req, llmsText(publicOrigin(req.headers, req.url)), { contentType: 'text/plain; charset=utf-8', cache: 'llms', links: true }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;

@@ -99,7 +99,9 @@ export function OPTIONS(req: Request): Response {
     headers: {
       ...CORS,
       'Access-Control-Allow-Methods': 'POST, OPTIONS',
-      'Access-Control-Allow-Headers': req.headers.get('access-control-request-headers') || 'content-type, accept, mcp-protocol-version, mcp-session-id, authorization, last-event-id',
+      'Access-Control-Allow-Headers':
+        req.headers.get('access-control-request-headers') ||
+        'content-type, accept, mcp-protocol-version, mcp-session-id, authorization, last-event-id',
       'Access-Control-Max-Age': '86400',
     },
   });

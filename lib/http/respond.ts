@@ -44,7 +44,11 @@ export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): 
 }
 
 /** A core answer: the data (200, cacheable; `json` serializes it when the body has a faster way) or, when nothing real is held, the 503 body (never cached). */
-export function sendResult<B extends object>(req: Request, result: B | Unavailable, opts: SendOptions & { json?: (body: B) => string } = {}): Response {
+export function sendResult<B extends object>(
+  req: Request,
+  result: B | Unavailable,
+  opts: SendOptions & { json?: (body: B) => string } = {},
+): Response {
   if (isUnavailable(result)) return sendJson(req, result, { status: 503 });
   return send(req, opts.json ? opts.json(result) : JSON.stringify(result), opts);
 }

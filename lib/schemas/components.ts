@@ -6,4 +6,3 @@ import { z } from 'zod';
 // document still refers to each by name.
 
 export const components = z.registry<{ id: string }>();
-

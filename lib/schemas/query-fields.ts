@@ -4,7 +4,7 @@ import { z } from 'zod';
 // route, the MCP tool built from the same schema and the OpenAPI parameter all say the same thing.
 
 type Issue = { input?: unknown };
-const shown = (input: unknown) => (typeof input === 'string' || typeof input === 'number' ? String(input) : JSON.stringify(input) ?? '');
+const shown = (input: unknown) => (typeof input === 'string' || typeof input === 'number' ? String(input) : (JSON.stringify(input) ?? ''));
 
 /** One of a fixed list (REST reads it case-insensitively). `lead` replaces "Invalid <name>" where the contract words it otherwise. */
 export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T, lead = `Invalid ${name}`) {

@@ -12,7 +12,8 @@ export const SpotQuery = z.object({
   currency: z
     .string({ error: 'currency must be an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)' })
     .max(16)
-    .default('USD').meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
+    .default('USD')
+    .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
   unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),
   compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
   debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
@@ -28,12 +29,14 @@ export const Market = z
   .object({
     status: z.enum(['open', 'closed']).meta({ description: 'Whether spot gold and silver are trading now' }),
     reason: z.enum(['weekend', 'daily_break', 'holiday']).nullable().meta({
-      description: 'Why it is closed, null when open: weekend (Friday 17:00 to Sunday 18:00 New York time), daily_break (17:00–18:00 Monday to Thursday), holiday (25 December, 1 January, Good Friday: from 17:00 the day before until 18:00 on the day); holiday wins over weekend, weekend over daily_break',
+      description:
+        'Why it is closed, null when open: weekend (Friday 17:00 to Sunday 18:00 New York time), daily_break (17:00–18:00 Monday to Thursday), holiday (25 December, 1 January, Good Friday: from 17:00 the day before until 18:00 on the day); holiday wins over weekend, weekend over daily_break',
     }),
     next_change: Timestamp.meta({ description: 'The next close when open, the next open when closed (ISO 8601, UTC)' }),
   })
   .meta({
-    description: 'Spot gold market hours, New York time with daylight saving. Freshness does not depend on it: while closed, a fresh price simply does not move',
+    description:
+      'Spot gold market hours, New York time with daylight saving. Freshness does not depend on it: while closed, a fresh price simply does not move',
   })
   .register(components, { id: 'Market' });
 
@@ -41,13 +44,16 @@ const SourceEntry = z.object({
   name: z.string().meta({ description: 'The source: `gold-api.com` (primary) or `swissquote.com` (quotes feed, mid of bid and ask)' }),
   price_usd_oz: usdOrNull('What this source holds, USD per troy ounce; null when it has never answered'),
   as_of: Timestamp.nullable().meta({ description: "The source's own timestamp of that price" }),
-  status: z.enum(['fresh', 'stale', 'unavailable']).meta({ description: 'fresh: answered within its cache TTL; stale: down, its last real price; unavailable: never answered' }),
+  status: z
+    .enum(['fresh', 'stale', 'unavailable'])
+    .meta({ description: 'fresh: answered within its cache TTL; stale: down, its last real price; unavailable: never answered' }),
 });
 
 export const CrossCheck = z
   .object({
     status: z.enum(['agree', 'diverged', 'single']).meta({
-      description: 'agree: both sources fresh and within 1.5%; diverged: both fresh and more than 1.5% apart (the one closer to the last price served is served); single: fewer than two fresh sources',
+      description:
+        'agree: both sources fresh and within 1.5%; diverged: both fresh and more than 1.5% apart (the one closer to the last price served is served); single: fewer than two fresh sources',
     }),
     difference_pct: usdOrNull('(primary ÷ quotes-feed mid − 1) × 100, 3 decimals; null unless both are fresh'),
   })
@@ -68,7 +74,10 @@ export const Spot = z
     per_gram_usd: usd('USD per gram (4 decimals)'),
     per_kg_usd: usd('USD per kilogram (2 decimals)'),
     fx_rate: usd('Units of `currency` per USD applied to `xau.price`'),
-    fx_rates: z.record(z.string(), z.number()).optional().meta({ description: 'Rates against USD of every code in the FX table in use; omitted with compact=1' }),
+    fx_rates: z
+      .record(z.string(), z.number())
+      .optional()
+      .meta({ description: 'Rates against USD of every code in the FX table in use; omitted with compact=1' }),
     silver_usd_oz: usdOrNull('XAG/USD per troy ounce'),
     gold_silver_ratio: usdOrNull('Gold ÷ silver, 2 decimals'),
     xaut_usd: usdOrNull('Tether Gold (XAUT) price, USD'),
@@ -90,7 +99,12 @@ export const Spot = z
     cb_net_purchases_tonnes: usd('Central-bank net purchases in the latest full year, tonnes'),
     cb_reserves_pct_supply: usd('Official holdings as percent of above-ground stock, 2 decimals'),
     cb_share_global_reserves_pct: usd('Gold as percent of world official reserves, 2 decimals'),
-    price_source: z.string().meta({ description: 'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`' }),
+    price_source: z
+      .string()
+      .meta({
+        description:
+          'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`',
+      }),
     fx_source: z.string(),
     silver_source: z.string().meta({ description: 'The source of the silver price served, chosen like the gold one, or `unavailable`' }),
     token_source: z.string(),
@@ -116,7 +130,8 @@ export const Spot = z
         fx_cache_age_s: z.number().int().nullable(),
         token_cache_age_s: z.number().int().nullable(),
         store: z.enum(['embedded', 'kv', 'kv-degraded']).meta({
-          description: 'State backend: `embedded` (SQLite in DATA_DIR), `kv` (shared Vercel KV / Upstash Redis), `kv-degraded` (KV unreachable: this instance answers from memory and the upstreams)',
+          description:
+            'State backend: `embedded` (SQLite in DATA_DIR), `kv` (shared Vercel KV / Upstash Redis), `kv-degraded` (KV unreachable: this instance answers from memory and the upstreams)',
         }),
         store_degraded_since: z.string().nullable().meta({ description: 'Start of the current KV outage (ISO 8601), null when not degraded' }),
       })

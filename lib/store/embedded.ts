@@ -22,21 +22,15 @@ export function openEmbeddedStore(dir: string): Store {
   const now = () => Date.now();
   const expiry = (ttl?: number) => (ttl ? now() + ttl * 1000 : null);
   const q = {
-    get: db.prepare<[string, number], { value: string }>(
-      'SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)',
-    ),
+    get: db.prepare<[string, number], { value: string }>('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     set: db.prepare<[string, string, number | null]>(
       'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
     ),
     purge: db.prepare<[string, number]>('DELETE FROM kv WHERE key = ? AND expires_at IS NOT NULL AND expires_at <= ?'),
-    insertNew: db.prepare<[string, string, number | null]>(
-      'INSERT OR IGNORE INTO kv (key, value, expires_at) VALUES (?, ?, ?)',
-    ),
-    bump: db.prepare<[string]>("UPDATE kv SET value = CAST(value AS INTEGER) + 1 WHERE key = ?"),
+    insertNew: db.prepare<[string, string, number | null]>('INSERT OR IGNORE INTO kv (key, value, expires_at) VALUES (?, ?, ?)'),
+    bump: db.prepare<[string]>('UPDATE kv SET value = CAST(value AS INTEGER) + 1 WHERE key = ?'),
     addPoint: db.prepare<[string, number, number]>('INSERT OR REPLACE INTO points (series, t, p) VALUES (?, ?, ?)'),
-    range: db.prepare<[string, number, number], Point>(
-      'SELECT t, p FROM points WHERE series = ? AND t >= ? AND t <= ? ORDER BY t',
-    ),
+    range: db.prepare<[string, number, number], Point>('SELECT t, p FROM points WHERE series = ? AND t >= ? AND t <= ? ORDER BY t'),
     trim: db.prepare<[string, number]>('DELETE FROM points WHERE series = ? AND t < ?'),
     sweep: db.prepare<[number]>('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
   };

@@ -13,9 +13,7 @@ let store: Store | null = null;
 export function getStore(): Store {
   if (!store) {
     const kv = config.kv();
-    store = kv
-      ? openKvStore({ ...kv, prefix: config.kvPrefix(), timeoutMs: config.kvTimeoutMs() })
-      : openEmbeddedStore(config.dataDir());
+    store = kv ? openKvStore({ ...kv, prefix: config.kvPrefix(), timeoutMs: config.kvTimeoutMs() }) : openEmbeddedStore(config.dataDir());
   }
   return store;
 }

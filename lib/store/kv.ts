@@ -119,7 +119,13 @@ class KvStore implements Store {
     const t = Math.trunc(point.t);
     const k = this.seriesKey(series);
     // One MULTI: drop any point at this t, then add the new one, so the last writer wins atomically.
-    await this.call('addPoint', () => this.client.multi().zremrangebyscore(k, t, t).zadd(k, { score: t, member: `${t}:${point.p}` }).exec());
+    await this.call('addPoint', () =>
+      this.client
+        .multi()
+        .zremrangebyscore(k, t, t)
+        .zadd(k, { score: t, member: `${t}:${point.p}` })
+        .exec(),
+    );
   }
 
   async range(series: string, from: number, to: number): Promise<Point[]> {

@@ -42,7 +42,10 @@ export function parseReserves(body: unknown): LiveSeries[] {
     if (!iso3) continue; // regional aggregates (e.g. euro area codes) are not countries
     const months = doc.period
       .map((month, i) => ({ month, value: doc.value[i] }))
-      .filter((x): x is { month: string; value: number } => typeof x.value === 'number' && Number.isFinite(x.value) && x.value >= 0 && /^\d{4}-\d{2}$/.test(x.month))
+      .filter(
+        (x): x is { month: string; value: number } =>
+          typeof x.value === 'number' && Number.isFinite(x.value) && x.value >= 0 && /^\d{4}-\d{2}$/.test(x.month),
+      )
       .map((x) => ({ month: x.month, tonnes: (x.value * 1e6) / OZ_PER_TONNE }))
       .filter((x) => x.tonnes <= MAX_TONNES);
     if (months.length) out.push({ iso3, months });

@@ -50,7 +50,13 @@ describe('every docs page', () => {
           const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
           return r.violations
             .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+            .map(
+              (v: any) =>
+                `${v.id}: ${v.nodes
+                  .map((n: any) => n.target.join(' '))
+                  .slice(0, 3)
+                  .join(', ')}`,
+            );
         });
         expect(violations, `${path} ${scheme}`).toEqual([]);
         await page.close();

@@ -34,7 +34,13 @@ it('the price widget shows "Market closed" and the reopening time in the reader\
   await expect.poll(() => line.isVisible()).toBe(true);
   // Sunday 18:00 New York time of the shifted calendar, shifted back to the real clock, as a reader in Berlin sees it.
   const reopen = Date.parse('2026-11-22T18:00:00-05:00') - Number(shift.MARKET_CLOCK_OFFSET_S) * 1000;
-  const expected = new Intl.DateTimeFormat('de-DE', { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZone: 'Europe/Berlin', timeZoneName: 'short' }).format(reopen);
+  const expected = new Intl.DateTimeFormat('de-DE', {
+    weekday: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'Europe/Berlin',
+    timeZoneName: 'short',
+  }).format(reopen);
   // In the reader's language: the German words of the translation table.
   await expect.poll(() => line.textContent()).toBe(`${STRINGS.de.marketClosed} · ${fill(STRINGS.de.reopens, { time: expected })}`);
   await context.close();

@@ -27,24 +27,81 @@ afterAll(async () => {
 });
 
 const LOCALES: Record<Language, string> = {
-  en: 'en-US', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', pt: 'pt-BR', tr: 'tr-TR', ar: 'ar-EG', hi: 'hi-IN', zh: 'zh-CN', ja: 'ja-JP',
+  en: 'en-US',
+  de: 'de-DE',
+  fr: 'fr-FR',
+  es: 'es-ES',
+  it: 'it-IT',
+  pt: 'pt-BR',
+  tr: 'tr-TR',
+  ar: 'ar-EG',
+  hi: 'hi-IN',
+  zh: 'zh-CN',
+  ja: 'ja-JP',
 };
 
 /** What the English widgets say; none of it may show in another language. */
 const ENGLISH = [
-  'Gold price', 'Gold converter', 'per troy ounce', 'per gram', 'per kilogram', 'on the day', 'Latest daily change', 'history series',
-  'Silver', 'Gold/silver', 'updated', 'ago', 'Stale', 'Price unavailable', 'No price has been received yet', 'Market closed', 'Reopens',
-  'Amount', 'Convert', 'Currency', 'Weight', 'Purity', 'Money', 'money', 'gold', 'troy ounce', 'troy oz', 'gram', 'kilogram', 'buys',
-  'is worth', 'Enter an amount', 'no conversion',
+  'Gold price',
+  'Gold converter',
+  'per troy ounce',
+  'per gram',
+  'per kilogram',
+  'on the day',
+  'Latest daily change',
+  'history series',
+  'Silver',
+  'Gold/silver',
+  'updated',
+  'ago',
+  'Stale',
+  'Price unavailable',
+  'No price has been received yet',
+  'Market closed',
+  'Reopens',
+  'Amount',
+  'Convert',
+  'Currency',
+  'Weight',
+  'Purity',
+  'Money',
+  'money',
+  'gold',
+  'troy ounce',
+  'troy oz',
+  'gram',
+  'kilogram',
+  'buys',
+  'is worth',
+  'Enter an amount',
+  'no conversion',
 ];
-const ENGLISH_CHART = ['price chart', 'Range', 'updated', 'ago', 'needs JavaScript', 'Chart data unavailable', 'Samples recorded', '1D', '5D', '1Y', '5Y'];
+const ENGLISH_CHART = [
+  'price chart',
+  'Range',
+  'updated',
+  'ago',
+  'needs JavaScript',
+  'Chart data unavailable',
+  'Samples recorded',
+  '1D',
+  '5D',
+  '1Y',
+  '5Y',
+];
 /** Words Turkish shares with English. */
 const SHARED: Partial<Record<Language, string[]>> = { tr: ['gram', 'kilogram'] };
 
 const BUDGETS = { price: { js: 10_000, html: 15_000 }, converter: { js: 15_000, html: 15_000 } };
 
 /** A translated template as a pattern: its own words literally, any value for each placeholder. */
-const like = (template: string) => new RegExp(`^${template.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`);
+const like = (template: string) =>
+  new RegExp(
+    `^${template
+      .split(/\{\w+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+')}$`,
+  );
 
 const found = (text: string, phrases: string[]) => phrases.filter((p) => new RegExp(`(?<![\\p{L}\\d])${p}(?![\\p{L}\\d])`, 'u').test(text));
 
@@ -141,7 +198,10 @@ describe('price and converter widgets in every language', () => {
 
 describe('Arabic reads right to left', () => {
   // Each check holds the other way round in German, so a layout that ignores the direction fails here.
-  for (const [locale, rtl] of [['ar-EG', true], ['de-DE', false]] as const) {
+  for (const [locale, rtl] of [
+    ['ar-EG', true],
+    ['de-DE', false],
+  ] as const) {
     it(`${locale}: rows start on the ${rtl ? 'right' : 'left'}`, async () => {
       const right = (a: { x: number; width: number }, b: { x: number; width: number }) => (rtl ? a.x > b.x + b.width - 1 : a.x + a.width < b.x + 1);
 
@@ -174,7 +234,10 @@ describe('Arabic reads right to left', () => {
 });
 
 describe('chart widget in German and Arabic', () => {
-  for (const [lang, locale] of [['de', 'de-DE'], ['ar', 'ar-EG']] as const) {
+  for (const [lang, locale] of [
+    ['de', 'de-DE'],
+    ['ar', 'ar-EG'],
+  ] as const) {
     it(`${locale}: range buttons, labels and the freshness line in ${lang}`, async () => {
       const t = STRINGS[lang];
       const { page, seen } = await open('chart', `locale=${locale}&range=3mo`);
@@ -196,7 +259,15 @@ describe('chart widget in German and Arabic', () => {
 describe('converter purities', () => {
   it('offers 24k to 9k and converts at karat ÷ 24 of the served spot price', async () => {
     const { page } = await open('converter', 'currency=USD&unit=oz&amount=1&direction=gold-to-money&locale=en-US');
-    expect(await page.$$eval('#gw-karat option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['24', '22', '21', '18', '14', '10', '9']);
+    expect(await page.$$eval('#gw-karat option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      '24',
+      '22',
+      '21',
+      '18',
+      '14',
+      '10',
+      '9',
+    ]);
     const spot = (await app.json('/api/v1/spot?compact=1')).body.spot_usd_oz;
     for (const karat of [21, 10, 9]) {
       await page.selectOption('#gw-karat', String(karat));

@@ -70,16 +70,20 @@ describe('price widget on a publisher page', () => {
       await page.goto(host.page(embed));
       const frame = await widgetFrame(page, '/widgets/price');
       const api = await app.json(`/api/v1/spot?currency=${c.currency}&unit=${c.unit}&compact=1`);
-      await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(await expectedPrice(frame, api.body.xau.price, c.currency, c.locale, c.unit));
+      await expect
+        .poll(() => frame.textContent('[data-f="price"]'))
+        .toBe(await expectedPrice(frame, api.body.xau.price, c.currency, c.locale, c.unit));
       expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(23, 21, 15)');
       if (c.how !== 'iframe') {
         // embed.js sizes the frame to its content.
         const iframe = await page.$('iframe');
-        await expect.poll(async () => {
-          const contentHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-          const frameHeight = await iframe!.evaluate((f) => f.getBoundingClientRect().height);
-          return Math.abs(contentHeight - frameHeight);
-        }).toBeLessThanOrEqual(1);
+        await expect
+          .poll(async () => {
+            const contentHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+            const frameHeight = await iframe!.evaluate((f) => f.getBoundingClientRect().height);
+            return Math.abs(contentHeight - frameHeight);
+          })
+          .toBeLessThanOrEqual(1);
         // Named in the widget's language once it has loaded.
         await expect.poll(() => iframe!.getAttribute('title')).toBe(STRINGS[c.locale.slice(0, 2) as 'ja' | 'hi'].priceTitle);
       }
@@ -130,7 +134,9 @@ describe('price widget on a publisher page', () => {
 
   it('lazy: a widget far below the fold loads only when scrolled near', async () => {
     const page = await browser.newPage({ viewport: { width: 400, height: 400 } });
-    await page.goto(host.page(`<div style="height:3000px">tall article</div><div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`));
+    await page.goto(
+      host.page(`<div style="height:3000px">tall article</div><div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`),
+    );
     await page.waitForSelector('iframe');
     await sleep(300);
     expect(await page.$eval('iframe', (f) => (f as HTMLIFrameElement).getAttribute('src'))).toBeNull();
@@ -148,7 +154,10 @@ describe('price widget: change over the day', () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/widgets/price?locale=fr-FR`);
     const expected = await page.evaluate(
-      (v) => new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100),
+      (v) =>
+        new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+          v / 100,
+        ),
       pct,
     );
     expect(await page.textContent('[data-f="change"]')).toBe(fill(STRINGS.fr.dayChange, { pct: expected }));
@@ -327,7 +336,8 @@ describe('honest states', () => {
         await page.goto(`${a.url}/widgets/${name}?silver=1&ratio=1`);
         await sleep(300);
         // The price widget as a whole; the converter's result and rate lines (its form fields hold the reader's own numbers).
-        const shown = name === 'price' ? (await page.textContent('main'))! : `${await page.textContent('output')} ${await page.textContent('[data-f="rate"]')}`;
+        const shown =
+          name === 'price' ? (await page.textContent('main'))! : `${await page.textContent('output')} ${await page.textContent('[data-f="rate"]')}`;
         expect(shown).toMatch(/unavailable/i);
         expect(shown).not.toMatch(/\d/);
         await page.close();
@@ -341,7 +351,11 @@ describe('honest states', () => {
 
 describe('framing and caching headers', () => {
   it('widget pages may be framed by anyone and are cached for their data’s TTL; other pages refuse framing', async () => {
-    for (const [name, maxAge] of [['price', 30], ['converter', 30], ['chart', 60]] as const) {
+    for (const [name, maxAge] of [
+      ['price', 30],
+      ['converter', 30],
+      ['chart', 60],
+    ] as const) {
       const res = await app.get(`/widgets/${name}`);
       await res.arrayBuffer();
       expect(res.headers.get('content-security-policy')).toContain('frame-ancestors *');

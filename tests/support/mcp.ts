@@ -47,7 +47,7 @@ export function comparable(body: any): any {
     if (v && typeof v === 'object') {
       const out: any = {};
       for (const [k, x] of Object.entries(v)) {
-        if (k === 'updated_at' || k === 'age_seconds' || k === 'source' && typeof x === 'string' && ['upstream', 'cache'].includes(x)) continue;
+        if (k === 'updated_at' || k === 'age_seconds' || (k === 'source' && typeof x === 'string' && ['upstream', 'cache'].includes(x))) continue;
         if (k === 'price_as_of') continue;
         out[k] = strip(x);
       }

@@ -29,13 +29,20 @@ export interface RawRequest {
 /** Sends one request on a keep-alive connection and reads one response. */
 export function rawRequest(url: string, req: RawRequest): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
-  const head = [`${req.method} ${req.target} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(req.headers ?? {}).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `${req.method} ${req.target} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    ...Object.entries(req.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ];
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     let data = Buffer.alloc(0);
     let closed = false;
     let done = false;
-    const timer = setTimeout(() => finish(new Error(`no complete response to ${req.method} ${req.target} within ${req.timeoutMs ?? 10_000} ms`)), req.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => finish(new Error(`no complete response to ${req.method} ${req.target} within ${req.timeoutMs ?? 10_000} ms`)),
+      req.timeoutMs ?? 10_000,
+    );
     const finish = (err?: Error) => {
       if (done) return;
       done = true;
@@ -43,7 +50,8 @@ export function rawRequest(url: string, req: RawRequest): Promise<RawResponse> {
       socket.destroy();
       if (err) return reject(err);
       const parsed = parse(data, req.method === 'HEAD');
-      if (!parsed) return reject(new Error(`incomplete response to ${req.method} ${req.target}: ${JSON.stringify(data.toString('latin1').slice(0, 300))}`));
+      if (!parsed)
+        return reject(new Error(`incomplete response to ${req.method} ${req.target}: ${JSON.stringify(data.toString('latin1').slice(0, 300))}`));
       resolve({ ...parsed, closed });
     };
     socket.on('error', (err) => (data.length ? finish() : finish(err)));

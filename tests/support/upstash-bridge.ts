@@ -185,7 +185,11 @@ export class UpstashBridge {
         this.counts.commands += body.length;
         const replies = path === '/pipeline' ? await this.pipeline(body) : await this.multi(body);
         if (!Array.isArray(replies)) return send(res, 400, { error: replies.error });
-        return send(res, 200, replies.map((r) => (r instanceof Error ? { error: r.message } : { result: out(r) })));
+        return send(
+          res,
+          200,
+          replies.map((r) => (r instanceof Error ? { error: r.message } : { result: out(r) })),
+        );
       }
       return send(res, 404, { error: 'Not found' });
     } catch (err) {

@@ -43,7 +43,15 @@ export function chartBody(bars: { t: number; o: number | null; h: number | null;
           meta,
           timestamp: bars.map((b) => b.t),
           indicators: {
-            quote: [{ open: bars.map((b) => b.o), high: bars.map((b) => b.h), low: bars.map((b) => b.l), close: bars.map((b) => b.c), volume: bars.map((b) => b.v ?? 0) }],
+            quote: [
+              {
+                open: bars.map((b) => b.o),
+                high: bars.map((b) => b.h),
+                low: bars.map((b) => b.l),
+                close: bars.map((b) => b.c),
+                volume: bars.map((b) => b.v ?? 0),
+              },
+            ],
           },
         },
       ],

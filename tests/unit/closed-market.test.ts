@@ -53,7 +53,9 @@ describe('price widget', () => {
   const opts = { currency: 'USD', unit: 'oz' as const, theme: 'light' as const, locale: 'en-US', silver: false, ratio: false };
   const view = (now: number, locale = 'en-US') => {
     const spot = body(now);
-    return String(renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, dayChangePct: null, origin: 'http://x', words: textFor(locale) }));
+    return String(
+      renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, dayChangePct: null, origin: 'http://x', words: textFor(locale) }),
+    );
   };
 
   it('on a Saturday shows "Market closed" with the reopening time in the reader\'s locale', () => {
@@ -61,7 +63,9 @@ describe('price widget', () => {
     expect(view(SATURDAY)).toMatch(/<div class="row" data-f="market">Market closed · Reopens Sun,? 11:00\sPM UTC<\/div>/);
     expect(view(SATURDAY, 'de-DE')).toMatch(/Markt geschlossen · Öffnet wieder: So\.?,? 23:00 UTC/);
     // The script redraws in the reader's own zone.
-    expect(marketLine(marketState(SATURDAY), textFor('en-US'), 'en-US', 'America/Los_Angeles')).toMatch(/^Market closed · Reopens Sun,? 3:00\sPM PST$/);
+    expect(marketLine(marketState(SATURDAY), textFor('en-US'), 'en-US', 'America/Los_Angeles')).toMatch(
+      /^Market closed · Reopens Sun,? 3:00\sPM PST$/,
+    );
   });
 
   it('on a trading day the line is hidden and empty', () => {

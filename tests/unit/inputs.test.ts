@@ -38,7 +38,12 @@ describe('parseQuery', () => {
     expect(parseQuery(IntradayQuery, url(''))).toEqual({ symbol: 'xau', hours: 24, format: 'json' });
     expect(parseQuery(IntradayQuery, url('symbol=XAG&hours=6&format=CSV'))).toEqual({ symbol: 'xag', hours: 6, format: 'csv' });
     expect(parseQuery(SpotQuery, url('unit=GRAM&currency=eur'))).toMatchObject({ unit: 'gram', currency: 'eur' });
-    expect(parseQuery(ChartQuery, url('symbol=SP500&range=1y&interval=1wk'))).toEqual({ symbol: 'sp500', range: '1y', interval: '1wk', format: 'json' });
+    expect(parseQuery(ChartQuery, url('symbol=SP500&range=1y&interval=1wk'))).toEqual({
+      symbol: 'sp500',
+      range: '1y',
+      interval: '1wk',
+      format: 'json',
+    });
   });
 
   it('ignores unknown parameters and treats empty as absent', () => {
@@ -58,14 +63,21 @@ describe('parseQuery', () => {
       }
       throw new Error(`${q} was accepted`);
     };
-    expect(refusal(SpotQuery, 'unit=stone')).toEqual({ status: 400, message: 'Unsupported unit: stone. Valid values: oz, gram, kg', valid: ['oz', 'gram', 'kg'] });
+    expect(refusal(SpotQuery, 'unit=stone')).toEqual({
+      status: 400,
+      message: 'Unsupported unit: stone. Valid values: oz, gram, kg',
+      valid: ['oz', 'gram', 'kg'],
+    });
     expect(refusal(SpotQuery, 'compact=yes')).toMatchObject({ message: 'Invalid compact: yes. Valid values: 1', valid: ['1'] });
     for (const bad of ['0', '49', '1.5', '1e1', '-1', 'abc']) {
       const r = refusal(IntradayQuery, `hours=${bad}`);
       expect(r.message, bad).toBe(`Invalid hours: ${bad}. Valid values: a whole number from 1 to 48`);
       expect(r.valid, bad).toEqual(Array.from({ length: 48 }, (_, i) => String(i + 1)));
     }
-    expect(refusal(ChartQuery, 'symbol=gold')).toMatchObject({ message: /^Invalid symbol: gold\. Valid values: xau, silver/, valid: [...CHART_SYMBOLS] });
+    expect(refusal(ChartQuery, 'symbol=gold')).toMatchObject({
+      message: /^Invalid symbol: gold\. Valid values: xau, silver/,
+      valid: [...CHART_SYMBOLS],
+    });
   });
 
   it('refuses a chart combination beyond an interval’s reach, with the ranges it can serve', () => {
@@ -113,7 +125,12 @@ function openApiEnums(): Map<string, string[]> {
 }
 
 describe('OpenAPI, REST validation and MCP inputs agree', () => {
-  const QUERIES = { '/api/v1/spot': SpotQuery, '/api/v1/intraday': IntradayQuery, '/api/v1/chart': ChartQuery, '/api/v1/history': HistoryQuery } as const;
+  const QUERIES = {
+    '/api/v1/spot': SpotQuery,
+    '/api/v1/intraday': IntradayQuery,
+    '/api/v1/chart': ChartQuery,
+    '/api/v1/history': HistoryQuery,
+  } as const;
 
   it('REST accepts every value the OpenAPI document lists and refuses one it does not', () => {
     const enums = openApiEnums();
@@ -137,7 +154,8 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
     const client = new Client({ name: 't', version: '1' });
     await Promise.all([server.connect(a), client.connect(b)]);
     const { tools } = await client.listTools();
-    const input = (tool: string, arg: string) => (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { enum?: string[] }>)[arg].enum;
+    const input = (tool: string, arg: string) =>
+      (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { enum?: string[] }>)[arg].enum;
     const enums = openApiEnums();
     expect(input('get_gold_price', 'unit')).toEqual(enums.get('/api/v1/spot unit'));
     expect(input('get_gold_intraday', 'symbol')).toEqual(enums.get('/api/v1/intraday symbol'));

@@ -58,7 +58,9 @@ describe('publicOrigin without configuration', () => {
 
   it('ignores forwarded headers unless the proxy is trusted', () => {
     expect(publicOrigin(forwarded('https', 'gold.example'))).toBe('http://app.internal:3000');
-    expect(publicOrigin({ host: 'app.internal:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'gold.example' })).toBe('http://app.internal:3000');
+    expect(publicOrigin({ host: 'app.internal:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'gold.example' })).toBe(
+      'http://app.internal:3000',
+    );
     expect(linkVary()).toBeNull();
   });
 
@@ -137,7 +139,15 @@ describe('PUBLIC_URL', () => {
 
   it('an invalid value is ignored with one warning', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    for (const value of ['javascript:alert(1)//', 'ftp://gold.example', 'https://gold.example/api', 'https://u:p@gold.example', 'https://gold.example?x', 'gold.example', 'https://évil example']) {
+    for (const value of [
+      'javascript:alert(1)//',
+      'ftp://gold.example',
+      'https://gold.example/api',
+      'https://u:p@gold.example',
+      'https://gold.example?x',
+      'gold.example',
+      'https://évil example',
+    ]) {
       process.env.PUBLIC_URL = value;
       expect(publicOrigin({ host: 'app.internal:3000' }), value).toBe('http://app.internal:3000');
       expect(publicOrigin({ host: 'app.internal:3000' }), value).toBe('http://app.internal:3000');

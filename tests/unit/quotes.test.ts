@@ -9,8 +9,7 @@ import { fixture, fixtureText } from '../support/fake-upstream';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const recorded = () => fixture<any[]>('swissquote-bboquotes-XAU-USD.json');
-const narrowest = (entries: any[]) =>
-  entries.flatMap((e) => e.spreadProfilePrices).reduce((a, b) => (b.ask - b.bid < a.ask - a.bid ? b : a));
+const narrowest = (entries: any[]) => entries.flatMap((e) => e.spreadProfilePrices).reduce((a, b) => (b.ask - b.bid < a.ask - a.bid ? b : a));
 const fails = (body: unknown, metal: 'XAU' | 'XAG' = 'XAU') => expect(() => readQuotes(metal, body, NOW)).toThrow(UpstreamError);
 
 describe('reading rule', () => {
@@ -74,7 +73,10 @@ describe('failures', () => {
   it('rejects a body where no entry has bid < ask', () => {
     const crossed = recorded().map((e) => ({ ...e, spreadProfilePrices: e.spreadProfilePrices.map((p: any) => ({ ...p, ask: p.bid })) }));
     fails(crossed);
-    const inverted = recorded().map((e) => ({ ...e, spreadProfilePrices: e.spreadProfilePrices.map((p: any) => ({ ...p, bid: p.ask, ask: p.bid })) }));
+    const inverted = recorded().map((e) => ({
+      ...e,
+      spreadProfilePrices: e.spreadProfilePrices.map((p: any) => ({ ...p, bid: p.ask, ask: p.bid })),
+    }));
     fails(inverted);
   });
 

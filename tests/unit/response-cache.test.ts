@@ -12,7 +12,10 @@ type Answer = { status?: number; headers?: Record<string, string>; body?: string
 
 /** A body large enough to be compressed (over 1 KB), different on every render. */
 const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
-const SHARED = (n: number, swr = n) => ({ 'cache-control': `public, max-age=${n}`, 'cdn-cache-control': `max-age=${n}, stale-while-revalidate=${swr}` });
+const SHARED = (n: number, swr = n) => ({
+  'cache-control': `public, max-age=${n}`,
+  'cdn-cache-control': `max-age=${n}, stale-while-revalidate=${swr}`,
+});
 
 interface Raw {
   status: number;
@@ -82,7 +85,8 @@ describe('hit and miss', () => {
   });
 
   it('the key is the public origin, the path and the full query string', () => {
-    const req = (host: string, url: string, more: Record<string, string> = {}) => ({ headers: { host, ...more }, url }) as unknown as http.IncomingMessage;
+    const req = (host: string, url: string, more: Record<string, string> = {}) =>
+      ({ headers: { host, ...more }, url }) as unknown as http.IncomingMessage;
     expect(cacheKey(req('A.example:3000', '/api/v1/spot?b=2&a=1'))).toBe('http://a.example:3000/api/v1/spot?b=2&a=1');
     expect(cacheKey(req('b.example', '/x'))).not.toBe(cacheKey(req('a.example', '/x')));
     // Untrusted forwarded headers change no link, so they change no key either.
@@ -272,7 +276,14 @@ describe('never stored', () => {
 
   it('/mcp and other methods pass through untouched', async () => {
     const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
-    for (const [path, method] of [['/mcp', 'GET'], ['/mcp', 'GET'], ['/mcp?x=1', 'GET'], ['/p', 'POST'], ['/p', 'POST'], ['/p', 'DELETE']]) {
+    for (const [path, method] of [
+      ['/mcp', 'GET'],
+      ['/mcp', 'GET'],
+      ['/mcp?x=1', 'GET'],
+      ['/p', 'POST'],
+      ['/p', 'POST'],
+      ['/p', 'DELETE'],
+    ]) {
       const r = await get(path, {}, method);
       expect(r.headers['x-cache'], `${method} ${path}`).toBeUndefined();
     }
@@ -293,7 +304,11 @@ describe('Vary', () => {
   });
 
   it('a waiter whose headers differ from the render it waited on gets its own render', async () => {
-    const { get, renders } = await setup((req) => ({ headers: { ...SHARED(60), vary: 'X-Lang' }, body: `lang ${req.headers['x-lang']}`, delayMs: 50 }));
+    const { get, renders } = await setup((req) => ({
+      headers: { ...SHARED(60), vary: 'X-Lang' },
+      body: `lang ${req.headers['x-lang']}`,
+      delayMs: 50,
+    }));
     const [en, fr] = await Promise.all([get('/w', { 'x-lang': 'en' }), get('/w', { 'x-lang': 'fr' })]);
     expect(en.body.toString()).toBe('lang en');
     expect(fr.body.toString()).toBe('lang fr');

@@ -50,11 +50,19 @@ describe('which source is served', () => {
     const s = choose(primary('fresh'), quotes('stale'), null);
     expect(s).toMatchObject({ source: 'gold-api.com', reading: { status: 'fresh' }, quote: null, crossCheck: { status: 'single' } });
     expect(s.sources[1]).toMatchObject({ status: 'stale', price_usd_oz: sq.value.mid });
-    expect(choose(primary('fresh'), none, null).sources[1]).toEqual({ name: 'swissquote.com', price_usd_oz: null, as_of: null, status: 'unavailable' });
+    expect(choose(primary('fresh'), none, null).sources[1]).toEqual({
+      name: 'swissquote.com',
+      price_usd_oz: null,
+      as_of: null,
+      status: 'unavailable',
+    });
   });
 
   it('both down: the newer last real value of either, stale', () => {
-    expect(choose(primary('stale'), quotes('stale'), null)).toMatchObject({ source: 'swissquote.com', reading: { status: 'stale', value: sq.value.mid } });
+    expect(choose(primary('stale'), quotes('stale'), null)).toMatchObject({
+      source: 'swissquote.com',
+      reading: { status: 'stale', value: sq.value.mid },
+    });
     const later = primary('stale', goldApi.price, sq.asOf + 1000);
     expect(choose(later, quotes('stale'), null)).toMatchObject({ source: 'gold-api.com', reading: { status: 'stale', value: goldApi.price } });
     expect(choose(primary('stale'), none, null)).toMatchObject({ source: 'gold-api.com', reading: { status: 'stale' } });

@@ -26,9 +26,41 @@ const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, (keyof typeof en)[]> = {
 
 /** English words that must not appear inside any other language's strings. */
 const ENGLISH_WORDS = [
-  'price', 'gold', 'silver', 'updated', 'ago', 'stale', 'unavailable', 'received', 'market', 'closed', 'reopens', 'convert',
-  'amount', 'currency', 'weight', 'purity', 'money', 'buys', 'worth', 'chart', 'range', 'samples', 'recorded', 'troy oz',
-  'ounce', 'per', 'day', 'enter', 'index', 'crude', 'latest', 'change', 'series', 'needs', 'right now',
+  'price',
+  'gold',
+  'silver',
+  'updated',
+  'ago',
+  'stale',
+  'unavailable',
+  'received',
+  'market',
+  'closed',
+  'reopens',
+  'convert',
+  'amount',
+  'currency',
+  'weight',
+  'purity',
+  'money',
+  'buys',
+  'worth',
+  'chart',
+  'range',
+  'samples',
+  'recorded',
+  'troy oz',
+  'ounce',
+  'per',
+  'day',
+  'enter',
+  'index',
+  'crude',
+  'latest',
+  'change',
+  'series',
+  'needs',
+  'right now',
 ];
 /** Words that are also words of that language. */
 const SHARED_WORDS: Partial<Record<Language, string[]>> = { de: ['gold', 'index'] };
@@ -122,7 +154,9 @@ describe('converter text', () => {
     const price = unitPrice(spot, 0.9, 'oz', 18);
     const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(2 * price);
     expect(resultText(o, price, textFor('de-DE'))).toBe(`2,0000 Feinunzen Gold (18 Karat) sind ${euros} wert`);
-    expect(rateText(o, price, textFor('de-DE'))).toBe(`1 Feinunze (18 Karat) = ${new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(price)}`);
+    expect(rateText(o, price, textFor('de-DE'))).toBe(
+      `1 Feinunze (18 Karat) = ${new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(price)}`,
+    );
   });
 
   it('Arabic: the karat in the locale’s digits', () => {

@@ -39,7 +39,10 @@ const chart = createChart(box, {
 const series: ISeriesApi<'Line'> = chart.addSeries(LineSeries, { color: dark() ? '#e0b53d' : '#a87b00', lineWidth: 2, priceLineVisible: false });
 const fmt = (v: number) => (cfg.decimals === 4 ? number(v, cfg.locale, 4) : money(v, cfg.currency, cfg.locale));
 const when = (t: number) =>
-  new Intl.DateTimeFormat(cfg.locale, range === '1d' || range === '5d' ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' }).format(new Date(t * 1000));
+  new Intl.DateTimeFormat(
+    cfg.locale,
+    range === '1d' || range === '5d' ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' },
+  ).format(new Date(t * 1000));
 
 chart.subscribeCrosshairMove((p) => {
   const point = p.seriesData.get(series) as { value?: number } | undefined;

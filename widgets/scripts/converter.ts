@@ -49,17 +49,21 @@ function fresh() {
 }
 
 let followed = cfg.currency;
-const refresh = poll(() => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`, cfg.everyS, (status, body: Answer<Spot>) => {
-  if (!body?.data_state) return;
-  state = body.data_state;
-  if (status === 200 && 'xau' in body) {
-    spot = body.spot_usd_oz;
-    rates[body.xau.currency] = body.fx_rate;
-  } else if (status === 503) spot = null;
-  setText('badge', staleBadge(state, cfg), state.status !== 'stale');
-  render();
-  fresh();
-});
+const refresh = poll(
+  () => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`,
+  cfg.everyS,
+  (status, body: Answer<Spot>) => {
+    if (!body?.data_state) return;
+    state = body.data_state;
+    if (status === 200 && 'xau' in body) {
+      spot = body.spot_usd_oz;
+      rates[body.xau.currency] = body.fx_rate;
+    } else if (status === 503) spot = null;
+    setText('badge', staleBadge(state, cfg), state.status !== 'stale');
+    render();
+    fresh();
+  },
+);
 
 form.addEventListener('input', () => {
   const currency = input('currency').value;

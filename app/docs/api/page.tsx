@@ -43,7 +43,8 @@ function shorten(value: unknown): unknown {
   if (Array.isArray(value)) return value.length > 4 ? [...value.slice(0, 3).map(shorten), `… ${value.length - 3} more`] : value.map(shorten);
   if (value && typeof value === 'object') {
     const entries = Object.entries(value);
-    if (entries.length > 12 && entries.every(([, v]) => typeof v === 'number')) return Object.fromEntries([...entries.slice(0, 4), ['…', `${entries.length - 4} more`]]);
+    if (entries.length > 12 && entries.every(([, v]) => typeof v === 'number'))
+      return Object.fromEntries([...entries.slice(0, 4), ['…', `${entries.length - 4} more`]]);
     return Object.fromEntries(entries.map(([k, v]) => [k, shorten(v)]));
   }
   return value;
@@ -51,7 +52,9 @@ function shorten(value: unknown): unknown {
 
 export default async function ApiReference() {
   const origin = publicOrigin(await headers());
-  const doc = openApiDocument(origin) as { paths: Record<string, { get: { parameters: Param[]; responses: Record<string, { description: string }> } }> };
+  const doc = openApiDocument(origin) as {
+    paths: Record<string, { get: { parameters: Param[]; responses: Record<string, { description: string }> } }>;
+  };
   return (
     <>
       <h1>API reference</h1>
@@ -82,13 +85,23 @@ export default async function ApiReference() {
                 <h3>Query parameters</h3>
                 <table>
                   <thead>
-                    <tr><th>name</th><th>values</th><th>default</th><th>description</th></tr>
+                    <tr>
+                      <th>name</th>
+                      <th>values</th>
+                      <th>default</th>
+                      <th>description</th>
+                    </tr>
                   </thead>
                   <tbody>
                     {get.parameters.map((p) => (
                       <tr key={p.name}>
-                        <td><code>{p.name}</code>{p.required ? ' (required)' : ''}</td>
-                        <td><code>{typeOf(p)}</code></td>
+                        <td>
+                          <code>{p.name}</code>
+                          {p.required ? ' (required)' : ''}
+                        </td>
+                        <td>
+                          <code>{typeOf(p)}</code>
+                        </td>
                         <td>{p.schema.default !== undefined ? <code>{String(p.schema.default)}</code> : '—'}</td>
                         <td>{p.description}</td>
                       </tr>
@@ -102,25 +115,31 @@ export default async function ApiReference() {
             <h3>Example</h3>
             <Code title="curl">{`curl '${url}'`}</Code>
             <Code title="fetch">{`const body = await (await fetch('${url}')).json();`}</Code>
-            {op.ok.example ? <Code title="Response (a real response of this service, shortened)">{JSON.stringify(shorten(op.ok.example), null, 2)}</Code> : null}
+            {op.ok.example ? (
+              <Code title="Response (a real response of this service, shortened)">{JSON.stringify(shorten(op.ok.example), null, 2)}</Code>
+            ) : null}
             <h3>Responses</h3>
             <table>
               <thead>
-                <tr><th>status</th><th>when</th></tr>
+                <tr>
+                  <th>status</th>
+                  <th>when</th>
+                </tr>
               </thead>
               <tbody>
                 {Object.entries(get.responses).map(([status, r]) => (
                   <tr key={status}>
-                    <td><code>{status}</code></td>
+                    <td>
+                      <code>{status}</code>
+                    </td>
                     <td>{r.description}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
             <p className="muted">
-              On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>;
-              errors: <code>no-store</code>. Every body carries <code>data_state</code> and{' '}
-              <code>updated_at</code>.
+              On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>; errors:{' '}
+              <code>no-store</code>. Every body carries <code>data_state</code> and <code>updated_at</code>.
             </p>
           </section>
         );

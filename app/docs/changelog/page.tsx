@@ -4,13 +4,21 @@ import { API_VERSION } from '@/lib/version';
 export const metadata: Metadata = { title: 'Changelog' };
 
 const CHANGES: [string, string, string][] = [
-  ['v1.6', '2026-11', 'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens'],
+  [
+    'v1.6',
+    '2026-11',
+    'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens',
+  ],
   ['Platform', '2026-07', 'Embeddable widget modules (price, chart, converter) built on this API'],
   ['v1.5', '2026-07', '`compact=1` on spot; OpenAPI document; plain-text map (llms.txt); intraday endpoint; freshness-validation rules'],
   ['v1.4', '2026-07', '`data_state` object on every response including 503; `stale` and `price_as_of` retained'],
   ['v1.3', '2026-07', 'Data-state contract (fresh, stale, unavailable); `fx_stale`; `stats_as_of`; `debug=1`'],
   ['v1.2', '2026-07', 'Outage behaviour: last known real price with `stale` and `price_as_of`, or 503; simulated fallback prices removed'],
-  ['v1.1', '2026-07', 'Silver and ratio; tokenized gold; Bitcoin-vs-gold fields; market cap, supply, reserve statistics; history gains daily high/low, ranges, YTD and 1-year returns; history source changed'],
+  [
+    'v1.1',
+    '2026-07',
+    'Silver and ratio; tokenized gold; Bitcoin-vs-gold fields; market cap, supply, reserve statistics; history gains daily high/low, ranges, YTD and 1-year returns; history source changed',
+  ],
   ['v1.0', '2025', 'Initial release: spot with currency and unit, daily history, reserves'],
 ];
 
@@ -24,7 +32,11 @@ export default function Changelog() {
       </p>
       <table>
         <thead>
-          <tr><th>version</th><th>date</th><th>changes</th></tr>
+          <tr>
+            <th>version</th>
+            <th>date</th>
+            <th>changes</th>
+          </tr>
         </thead>
         <tbody>
           {CHANGES.map(([v, d, c]) => (

@@ -9,52 +9,98 @@ export default function DataDocs() {
       <h2 id="rules">The rules we do not bend</h2>
       <ul>
         <li>A price is never simulated, interpolated or invented: not in a fallback, not in a chart, not in a widget.</li>
-        <li>When an upstream is down and a real price was seen before, that price is served flagged <code>stale</code>, with its age.</li>
-        <li>When no real price has ever been seen, the answer says <code>unavailable</code> (HTTP 503 on spot). Garbage from an upstream counts as down.</li>
-        <li>Every REST response carries <code>data_state</code> and <code>updated_at</code>, and names its source.</li>
+        <li>
+          When an upstream is down and a real price was seen before, that price is served flagged <code>stale</code>, with its age.
+        </li>
+        <li>
+          When no real price has ever been seen, the answer says <code>unavailable</code> (HTTP 503 on spot). Garbage from an upstream counts as down.
+        </li>
+        <li>
+          Every REST response carries <code>data_state</code> and <code>updated_at</code>, and names its source.
+        </li>
       </ul>
       <h2 id="sources">Sources</h2>
       <table>
         <thead>
-          <tr><th>data</th><th>source</th><th>notes</th></tr>
+          <tr>
+            <th>data</th>
+            <th>source</th>
+            <th>notes</th>
+          </tr>
         </thead>
         <tbody>
-          <tr><td>Gold and silver spot</td><td>gold-api.com (primary)</td><td>USD per troy ounce; cached 30 s</td></tr>
-          <tr><td>Gold and silver spot, bid and ask</td><td>Swissquote public quotes (swissquote.com)</td><td>Second, independent source: the narrowest bid/ask of the newest quote, its mid served when the primary is down; cached 30 s</td></tr>
-          <tr><td>FX rates (160+ codes)</td><td>open.er-api.com (ExchangeRate-API)</td><td>Updated daily; cached 12 h. Fallback: a real recorded table of 2026-06-02, flagged <code>fx_stale</code></td></tr>
-          <tr><td>Bitcoin, PAX Gold, Tether Gold</td><td>CoinGecko</td><td>Cached 60 s; tokens track gold but are not spot</td></tr>
-          <tr><td>Daily history, charts</td><td>Yahoo Finance chart data</td><td>History is the COMEX front-month gold future (GC=F), which trades a little above spot</td></tr>
-          <tr><td>Intraday series</td><td>Recorded by this service</td><td>The spot price served, sampled every 2 minutes while the market is open, kept 14 days; only real samples, never filled in</td></tr>
-          <tr><td>Central-bank holdings</td><td>IMF (IRFCL, via DBnomics) and the World Gold Council</td><td>Monthly; a bundled snapshot serves when the live source fails</td></tr>
-          <tr><td>Supply and reserve statistics</td><td>World Gold Council, USGS</td><td>Annual; vintage in <code>stats_as_of</code></td></tr>
+          <tr>
+            <td>Gold and silver spot</td>
+            <td>gold-api.com (primary)</td>
+            <td>USD per troy ounce; cached 30 s</td>
+          </tr>
+          <tr>
+            <td>Gold and silver spot, bid and ask</td>
+            <td>Swissquote public quotes (swissquote.com)</td>
+            <td>Second, independent source: the narrowest bid/ask of the newest quote, its mid served when the primary is down; cached 30 s</td>
+          </tr>
+          <tr>
+            <td>FX rates (160+ codes)</td>
+            <td>open.er-api.com (ExchangeRate-API)</td>
+            <td>
+              Updated daily; cached 12 h. Fallback: a real recorded table of 2026-06-02, flagged <code>fx_stale</code>
+            </td>
+          </tr>
+          <tr>
+            <td>Bitcoin, PAX Gold, Tether Gold</td>
+            <td>CoinGecko</td>
+            <td>Cached 60 s; tokens track gold but are not spot</td>
+          </tr>
+          <tr>
+            <td>Daily history, charts</td>
+            <td>Yahoo Finance chart data</td>
+            <td>History is the COMEX front-month gold future (GC=F), which trades a little above spot</td>
+          </tr>
+          <tr>
+            <td>Intraday series</td>
+            <td>Recorded by this service</td>
+            <td>The spot price served, sampled every 2 minutes while the market is open, kept 14 days; only real samples, never filled in</td>
+          </tr>
+          <tr>
+            <td>Central-bank holdings</td>
+            <td>IMF (IRFCL, via DBnomics) and the World Gold Council</td>
+            <td>Monthly; a bundled snapshot serves when the live source fails</td>
+          </tr>
+          <tr>
+            <td>Supply and reserve statistics</td>
+            <td>World Gold Council, USGS</td>
+            <td>
+              Annual; vintage in <code>stats_as_of</code>
+            </td>
+          </tr>
         </tbody>
       </table>
       <h2 id="two-sources">Two live sources, cross-checked</h2>
       <p>
-        Spot gold and silver are read from two independent sources, each on its own 30-second cache, each asked at most once per cache period
-        however many clients ask, and each left alone for a while after it fails. The served price is gold-api.com&apos;s when it is fresh, else
-        the mid of the Swissquote quote when that is fresh (<code>price_source</code> then says <code>swissquote.com</code>), else the newer last
-        real price of either, flagged <code>stale</code>. One source down never makes spot stale while the other answers.
+        Spot gold and silver are read from two independent sources, each on its own 30-second cache, each asked at most once per cache period however
+        many clients ask, and each left alone for a while after it fails. The served price is gold-api.com&apos;s when it is fresh, else the mid of
+        the Swissquote quote when that is fresh (<code>price_source</code> then says <code>swissquote.com</code>), else the newer last real price of
+        either, flagged <code>stale</code>. One source down never makes spot stale while the other answers.
       </p>
       <p>
-        When both are fresh they are compared: more than 1.5% apart, one of them is wrong, so <code>cross_check.status</code> is{' '}
-        <code>diverged</code> and the price closer to the last one served is served (the divergence is logged). <code>sources</code> shows what
-        each source holds, so you can see the disagreement yourself. Both sources pass the same checks: a positive finite price within plausible
-        bounds, no jump of more than 25% within 10 minutes, and for the quotes a bid below the ask.
+        When both are fresh they are compared: more than 1.5% apart, one of them is wrong, so <code>cross_check.status</code> is <code>diverged</code>{' '}
+        and the price closer to the last one served is served (the divergence is logged). <code>sources</code> shows what each source holds, so you
+        can see the disagreement yourself. Both sources pass the same checks: a positive finite price within plausible bounds, no jump of more than
+        25% within 10 minutes, and for the quotes a bid below the ask.
       </p>
       <h2 id="market-hours">Market hours</h2>
       <p>
-        Spot gold trades from Sunday 18:00 to Friday 17:00 New York time, with a daily break from 17:00 to 18:00 Monday to Thursday, and closes
-        for 25 December, 1 January and Good Friday (from 17:00 the day before until 18:00 on the day). Spot carries{' '}
-        <code>market</code> with <code>status</code>, <code>reason</code> (<code>holiday</code>, <code>weekend</code> or{' '}
-        <code>daily_break</code>) and <code>next_change</code>. While the market is closed the price does not move, yet it stays{' '}
-        <code>fresh</code>: freshness is about the sources answering, not about trading. The intraday recorder takes no samples while closed.
+        Spot gold trades from Sunday 18:00 to Friday 17:00 New York time, with a daily break from 17:00 to 18:00 Monday to Thursday, and closes for 25
+        December, 1 January and Good Friday (from 17:00 the day before until 18:00 on the day). Spot carries <code>market</code> with{' '}
+        <code>status</code>, <code>reason</code> (<code>holiday</code>, <code>weekend</code> or <code>daily_break</code>) and <code>next_change</code>
+        . While the market is closed the price does not move, yet it stays <code>fresh</code>: freshness is about the sources answering, not about
+        trading. The intraday recorder takes no samples while closed.
       </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
         All prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for
-        settlement, execution or contractual valuation. Statistics belong to their publishers; see each source&apos;s terms before
-        redistributing them.
+        settlement, execution or contractual valuation. Statistics belong to their publishers; see each source&apos;s terms before redistributing
+        them.
       </p>
     </>
   );

@@ -14,8 +14,8 @@ export default async function McpDocs() {
     <>
       <h1>MCP: gold data for AI agents</h1>
       <p className="lead">
-        <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. Protocol
-        versions 2024-10-07 to 2025-11-25 are negotiated. {MCP_LIMIT} requests per minute per IP.
+        <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. Protocol versions
+        2024-10-07 to 2025-11-25 are negotiated. {MCP_LIMIT} requests per minute per IP.
       </p>
 
       <h2 id="clients">Add it to your client</h2>
@@ -28,15 +28,24 @@ export default async function McpDocs() {
       </Code>
 
       <h2 id="tools">Tools</h2>
-      <p>All read-only. Each returns the same JSON as its REST endpoint in <code>structuredContent</code>, a one-line summary first in <code>content</code>, and declares an output schema.</p>
+      <p>
+        All read-only. Each returns the same JSON as its REST endpoint in <code>structuredContent</code>, a one-line summary first in{' '}
+        <code>content</code>, and declares an output schema.
+      </p>
       <table>
         <thead>
-          <tr><th>tool</th><th>arguments</th><th>what it returns</th></tr>
+          <tr>
+            <th>tool</th>
+            <th>arguments</th>
+            <th>what it returns</th>
+          </tr>
         </thead>
         <tbody>
           {toolDocs().map((t) => (
             <tr key={t.name}>
-              <td><code>{t.name}</code></td>
+              <td>
+                <code>{t.name}</code>
+              </td>
               <td>{t.args.length === 0 ? 'none' : t.args.map((a) => <Arg key={a.name} arg={a} />)}</td>
               <td>{t.description}</td>
             </tr>
@@ -46,15 +55,15 @@ export default async function McpDocs() {
 
       <h2 id="states">Fresh, stale, unavailable</h2>
       <p>
-        A fresh result gives the figure and its timestamp. A stale one gives the last real price, labelled <strong>STALE</strong> with its age
-        in seconds. When nothing is known, the result says <strong>unavailable</strong> as an ordinary result with no number in it, not as a
-        protocol error. Invalid arguments come back as a result with <code>isError: true</code> naming the valid values. Over the rate limit:
-        HTTP 429 with <code>Retry-After</code> and a JSON-RPC error <code>-32029</code>.
+        A fresh result gives the figure and its timestamp. A stale one gives the last real price, labelled <strong>STALE</strong> with its age in
+        seconds. When nothing is known, the result says <strong>unavailable</strong> as an ordinary result with no number in it, not as a protocol
+        error. Invalid arguments come back as a result with <code>isError: true</code> naming the valid values. Over the rate limit: HTTP 429 with{' '}
+        <code>Retry-After</code> and a JSON-RPC error <code>-32029</code>.
       </p>
       <p>
-        <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down)
-        and carries <code>market</code>; when the market is closed its text says so and when it reopens, since a price that does not move on
-        a Saturday is not a fault.
+        <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down) and
+        carries <code>market</code>; when the market is closed its text says so and when it reopens, since a price that does not move on a Saturday is
+        not a fault.
       </p>
 
       <h2 id="raw">Raw JSON-RPC</h2>
@@ -77,7 +86,12 @@ function Arg({ arg }: { arg: ArgDoc }) {
       <code>{arg.name}</code>
       {arg.required ? ' (required)' : ''}: {arg.description}
       {arg.values ? <> One of: {arg.values.join(', ')}.</> : null}
-      {arg.default !== undefined ? <> Default <code>{String(arg.default)}</code>.</> : null}
+      {arg.default !== undefined ? (
+        <>
+          {' '}
+          Default <code>{String(arg.default)}</code>.
+        </>
+      ) : null}
     </p>
   );
 }

@@ -7,8 +7,18 @@ import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/w
 
 /** One locale per language the widgets speak (any other locale gets English words with its own number formats). */
 const LOCALES = [
-  ['en-US', 'English'], ['en-GB', 'English'], ['de-DE', 'Deutsch'], ['fr-FR', 'Français'], ['es-ES', 'Español'], ['it-IT', 'Italiano'],
-  ['pt-BR', 'Português'], ['tr-TR', 'Türkçe'], ['ar-AE', 'العربية'], ['hi-IN', 'हिन्दी'], ['zh-CN', '中文'], ['ja-JP', '日本語'],
+  ['en-US', 'English'],
+  ['en-GB', 'English'],
+  ['de-DE', 'Deutsch'],
+  ['fr-FR', 'Français'],
+  ['es-ES', 'Español'],
+  ['it-IT', 'Italiano'],
+  ['pt-BR', 'Português'],
+  ['tr-TR', 'Türkçe'],
+  ['ar-AE', 'العربية'],
+  ['hi-IN', 'हिन्दी'],
+  ['zh-CN', '中文'],
+  ['ja-JP', '日本語'],
 ] as const;
 
 export function WidgetBuilder({ origin, currencies }: { origin: string; currencies: string[] }) {
@@ -17,7 +27,14 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
   const [unit, setUnit] = useState('oz');
   const [theme, setTheme] = useState('auto');
   const [locale, setLocale] = useState('en-US');
-  const [extra, setExtra] = useState<Record<string, string>>({ silver: '1', ratio: '1', symbol: 'xau', range: '1mo', amount: '1000', direction: 'money-to-gold' });
+  const [extra, setExtra] = useState<Record<string, string>>({
+    silver: '1',
+    ratio: '1',
+    symbol: 'xau',
+    range: '1mo',
+    amount: '1000',
+    direction: 'money-to-gold',
+  });
 
   const options = useMemo(() => {
     const o: Record<string, string> = { currency, unit, theme, locale };

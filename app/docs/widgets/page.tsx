@@ -15,9 +15,9 @@ export default async function WidgetsDocs() {
     <>
       <h1>Embeddable widgets</h1>
       <p className="lead">
-        A live gold price, chart or converter on your page with one line. Widgets are small server-rendered pages with their own tiny script
-        (no framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache cadence, and they show
-        a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number.
+        A live gold price, chart or converter on your page with one line. Widgets are small server-rendered pages with their own tiny script (no
+        framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache cadence, and they show a stale badge
+        or &ldquo;unavailable&rdquo; rather than a made-up number.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
@@ -27,23 +27,27 @@ export default async function WidgetsDocs() {
       <p>
         Options: <code>currency</code> (ISO 4217), <code>unit</code> (oz, gram, kg), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
         (language, numbers and dates); price: <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter:{' '}
-        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9). Unknown
-        values fall back to the defaults.
+        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9). Unknown values
+        fall back to the defaults.
       </p>
       <h2 id="languages">Languages</h2>
       <p>
-        Every label of the three widgets is translated into English, German, French, Spanish, Italian, Portuguese, Turkish, Arabic, Hindi,
-        Chinese and Japanese. The language follows the first part of <code>locale</code> (<code>de-DE</code> and <code>de-CH</code> are German,{' '}
-        <code>pt-BR</code> is Portuguese, <code>zh-CN</code> and <code>zh-TW</code> are Chinese, in simplified characters); numbers, currencies and dates
-        follow the whole locale. Arabic widgets are laid out right to left (<code>dir=&quot;rtl&quot;</code>). Any other
-        locale gets English labels with its own number and date formats.
+        Every label of the three widgets is translated into English, German, French, Spanish, Italian, Portuguese, Turkish, Arabic, Hindi, Chinese and
+        Japanese. The language follows the first part of <code>locale</code> (<code>de-DE</code> and <code>de-CH</code> are German, <code>pt-BR</code>{' '}
+        is Portuguese, <code>zh-CN</code> and <code>zh-TW</code> are Chinese, in simplified characters); numbers, currencies and dates follow the
+        whole locale. Arabic widgets are laid out right to left (<code>dir=&quot;rtl&quot;</code>). Any other locale gets English labels with its own
+        number and date formats.
       </p>
       <h2 id="builder">Builder</h2>
       <WidgetBuilder origin={origin} currencies={currencies} />
       <h2 id="examples">Examples</h2>
       <div className="grid2">
         <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: WIDGETS.price.height, border: 0 }} />
-        <iframe src="/widgets/converter?currency=EUR&unit=gram" title="Gold converter example" style={{ width: '100%', height: WIDGETS.converter.height, border: 0 }} />
+        <iframe
+          src="/widgets/converter?currency=EUR&unit=gram"
+          title="Gold converter example"
+          style={{ width: '100%', height: WIDGETS.converter.height, border: 0 }}
+        />
         <iframe src="/widgets/chart?range=1y" title="Gold chart example" style={{ width: '100%', height: WIDGETS.chart.height, border: 0 }} />
       </div>
     </>

@@ -27,7 +27,9 @@ export const getCentralBankReserves = tool({
     const line = (c: (typeof countries)[number]) =>
       `#${c.rank} ${c.country} (${c.iso3}) ${fmt(c.tonnes)} t as of ${c.reporting_month}` +
       (c.change_mom_tonnes === null ? '' : `, ${c.change_mom_tonnes >= 0 ? '+' : ''}${fmt(c.change_mom_tonnes)} t on the month`);
-    const head = q ? `${countries.length} of ${full.count} countries match "${country}"` : `${full.count} countries, ${fmt(full.total_tonnes)} t in all`;
+    const head = q
+      ? `${countries.length} of ${full.count} countries match "${country}"`
+      : `${full.count} countries, ${fmt(full.total_tonnes)} t in all`;
     const summary =
       `Official gold reserves (${freshness(full.data_state)}; ${full.source}): ${head}. ` +
       (countries.length ? countries.slice(0, 10).map(line).join('; ') + (countries.length > 10 ? '; …' : '.') : 'No country matches.');

@@ -31,7 +31,8 @@ export function priceSummary(body: Spot): string {
   const unitName = body.xau.unit === 'troy_oz' ? 'troy ounce' : body.xau.unit;
   const source = body.price_source === QUOTES_API_NAME ? `${QUOTES_API_NAME}, mid of bid and ask` : body.price_source;
   const m = body.market;
-  const market = m.status === 'closed' ? ` Market closed (${REASON[m.reason!]}) until ${m.next_change}: the price does not move until it reopens.` : '';
+  const market =
+    m.status === 'closed' ? ` Market closed (${REASON[m.reason!]}) until ${m.next_change}: the price does not move until it reopens.` : '';
   const karats = Object.entries(body.karats)
     .map(([k, v]) => `${k} ${fmt(v, 4)}`)
     .join(', ');

@@ -8,7 +8,11 @@ import { getSpot, goldState, spotJson } from '@/lib/spot';
 const route = restRoute({
   state: goldState,
   get: async (req, url) =>
-    sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req.headers, req.url) }), { cache: 'spot', links: true, json: spotJson }),
+    sendResult(req, await getSpot(parseQuery(SpotQuery, url), { origin: publicOrigin(req.headers, req.url) }), {
+      cache: 'spot',
+      links: true,
+      json: spotJson,
+    }),
 });
 
 export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = route;
