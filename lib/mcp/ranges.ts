@@ -2,7 +2,7 @@ import type { ChartRange } from '../chart-catalog';
 import { daysBefore } from '../history';
 import { oneOf } from '../schemas/query-fields';
 
-// The MCP tools speak of ranges the way the interface document spells them (`1m` for a month);
+// The MCP tools take ranges in the spelling their published contract uses (`1m` for a month);
 // the chart endpoint spells them its own way (`1mo`). One explicit mapping, not a second list.
 
 export const MCP_RANGE_TO_CHART = { '1m': '1mo', '3m': '3mo', '6m': '6mo', ytd: 'ytd', '1y': '1y', '2y': '2y', '5y': '5y' } as const satisfies Record<

@@ -3,7 +3,7 @@ import { components } from './components';
 
 // Shapes shared by every endpoint. These zod schemas are the only description of the responses:
 // their types are inferred from them, the OpenAPI document is generated from them, and the MCP
-// tools' output schemas are built on them (lib/mcp/result.ts).
+// tools' output schemas are built on them (lib/mcp/tool.ts).
 
 export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC' });
 

@@ -164,7 +164,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
       expect(input(tool, 'range')).toEqual(Object.keys(MCP_RANGE_TO_CHART));
       for (const r of input(tool, 'range')!) expect(chartRanges).toContain(MCP_RANGE_TO_CHART[r as keyof typeof MCP_RANGE_TO_CHART]);
     }
-    // Every chart symbol but gold itself, with Bitcoin spelled `btc` as the interface document spells it.
+    // Every chart symbol but gold itself, with Bitcoin spelled `btc` as the tool contract spells it.
     const assets = input('compare_gold_to_asset', 'symbol')!;
     expect(assets.map((s) => (s === 'btc' ? 'bitcoin' : s))).toEqual(enums.get('/api/v1/chart symbol')!.filter((s) => s !== 'xau'));
     await client.close();

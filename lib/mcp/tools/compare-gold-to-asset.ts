@@ -8,7 +8,7 @@ import { isUnavailable } from '../../unavailable';
 import { McpRangeArg, MCP_RANGE_TO_CHART, MCP_RANGES } from '../ranges';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 
-/** The tool's spellings of chart symbols where the interface document differs (`btc` for Bitcoin); every other asset keeps its chart name. */
+/** The tool's spellings of chart symbols where its published contract differs (`btc` for Bitcoin); every other asset keeps its chart name. */
 const SPELLING: Partial<Record<ChartSymbol, string>> = { bitcoin: 'btc' };
 const ASSETS = CHART_SYMBOLS.filter((s) => s !== 'xau').map((s) => SPELLING[s] ?? s) as [string, ...string[]];
 const CHART_SYMBOL_OF = new Map(CHART_SYMBOLS.map((s) => [SPELLING[s] ?? s, s]));
