@@ -5,6 +5,7 @@ import { Spot } from '@/lib/schemas/spot';
 import { App } from './support/app';
 import { sleep } from './support/expect';
 import { FakeUpstream, fixture, type Behaviour } from './support/fake-upstream';
+import { scenarios } from './support/scenario';
 
 // Freshness states, outages, garbage and concurrency. Each scenario gets its own app and store,
 // with every cache TTL at 1 s (CACHE_TTL_S) so an outage is noticed on the next request.
@@ -18,27 +19,8 @@ const TTL_ENV = { CACHE_TTL_S: '1' };
 /** Longer than the 1 s TTL and the 1 s retry pause after a failure. */
 const PAST_TTL = 1200;
 
-const open: { app: App; fake: FakeUpstream }[] = [];
-async function scenario(setup?: (fake: FakeUpstream) => void, env: Record<string, string> = TTL_ENV) {
-  const fake = await FakeUpstream.start();
-  fake.set('quotes', { mode: 'refuse' });
-  setup?.(fake);
-  const app = await App.start({ env: { ...fake.env(), ...env } });
-  open.push({ app, fake });
-  return { app, fake };
-}
-afterEach(async () => {
-  for (const { app, fake } of open.splice(0)) {
-    await app.stop();
-    await fake.close();
-  }
-});
-afterAll(async () => {
-  for (const { app, fake } of open.splice(0)) {
-    await app.stop();
-    await fake.close();
-  }
-});
+// The quotes feed refuses in every scenario here (see above).
+const scenario = scenarios({ env: TTL_ENV, prepare: (fake) => fake.set('quotes', { mode: 'refuse' }) });
 
 describe('gold: fresh → outage → stale → restart → recovery', () => {
   it('follows the whole path and never invents a price', async () => {

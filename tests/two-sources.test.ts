@@ -8,6 +8,7 @@ import { sleep } from './support/expect';
 import { FakeUpstream, fixture, QUOTES_FIXTURE, type Behaviour } from './support/fake-upstream';
 import { marketClockAt, WEEKEND_DAY } from './support/market';
 import { mcpClient } from './support/mcp';
+import { scenarios } from './support/scenario';
 
 // Spot from two independent sources (gold-api.com, then the quotes feed): either one taken away in
 // any fault mode leaves spot fresh, real and correctly attributed; both away leaves the last real
@@ -23,20 +24,7 @@ const TTL_ENV = { CACHE_TTL_S: '1', UPSTREAM_TIMEOUT_MS: '1500' };
 /** Longer than the 1 s TTL and the 1 s retry pause after a failure. */
 const PAST_TTL = 1200;
 
-const open: { app: App; fake: FakeUpstream }[] = [];
-async function scenario(setup?: (fake: FakeUpstream) => void, env: Record<string, string> = TTL_ENV) {
-  const fake = await FakeUpstream.start();
-  setup?.(fake);
-  const app = await App.start({ env: { ...fake.env(), ...env } });
-  open.push({ app, fake });
-  return { app, fake };
-}
-afterEach(async () => {
-  for (const { app, fake } of open.splice(0)) {
-    await app.stop();
-    await fake.close();
-  }
-});
+const scenario = scenarios({ env: TTL_ENV });
 
 const spot = async (app: App) => {
   const r = await app.json('/api/v1/spot?compact=1');

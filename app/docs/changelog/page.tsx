@@ -7,7 +7,12 @@ const CHANGES: [string, string, string][] = [
   [
     'v1.6',
     '2026-11',
-    'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens',
+    'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens. ' +
+      'Spot `karats` (24k, 22k, 21k, 18k, 14k, 10k, 9k in the asked currency and unit); `format=csv` on history, intraday and chart, with `X-Data-State` and `X-Updated-At` headers. ' +
+      'Cacheable answers carry `CDN-Cache-Control: max-age=N, stale-while-revalidate=N` beside `Cache-Control`, from one table; `npm start` serves through a shared response cache (`X-Cache`, `Age`; `RESPONSE_CACHE=off`, `RESPONSE_CACHE_MB`); a cold instance under a burst answers with real prices; MCP answers say `no-store`. ' +
+      'Every path answers every method without a 5xx (405 with `Allow`, REST with `data_state`); unknown paths under `/api/` answer 404 JSON; request bodies are read only by POST /mcp; `PUBLIC_URL` and `TRUST_PROXY` decide the origin of every link, and forwarded headers count only behind a trusted proxy. ' +
+      'MCP: every tool declares readOnlyHint, destructiveHint false, idempotentHint, openWorldHint and a title; schemas are inline (no `$ref`) for clients that need it; `tools.listChanged` is no longer advertised; malformed tools/call params answer -32602; bad argument values name the valid values (a bad unit on REST spot now carries `valid` too). ' +
+      'Widgets speak the reader\'s language (en, de, fr, es, it, pt, tr, ar right to left, hi, zh, ja); the converter offers 24k to 9k; `/favicon.ico`; the landing chart says "History unavailable" with the reason',
   ],
   ['Platform', '2026-07', 'Embeddable widget modules (price, chart, converter) built on this API'],
   ['v1.5', '2026-07', '`compact=1` on spot; OpenAPI document; plain-text map (llms.txt); intraday endpoint; freshness-validation rules'],
