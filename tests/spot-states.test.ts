@@ -1,10 +1,9 @@
 import http from 'node:http';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Spot } from '@/lib/schemas/spot';
-import { App } from './support/app';
 import { sleep } from './support/expect';
-import { FakeUpstream, fixture, type Behaviour } from './support/fake-upstream';
+import { fixture, type Behaviour } from './support/fake-upstream';
 import { scenarios } from './support/scenario';
 
 // Freshness states, outages, garbage and concurrency. Each scenario gets its own app and store,

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { marketState } from '@/lib/market';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Spot } from '@/lib/schemas/spot';
 import { readQuotes } from '@/lib/upstream/quotes';
 import { App } from './support/app';
 import { sleep } from './support/expect';
-import { FakeUpstream, fixture, QUOTES_FIXTURE, type Behaviour } from './support/fake-upstream';
+import { fixture, QUOTES_FIXTURE, type Behaviour } from './support/fake-upstream';
 import { marketClockAt, WEEKEND_DAY } from './support/market';
 import { mcpClient } from './support/mcp';
 import { scenarios } from './support/scenario';
