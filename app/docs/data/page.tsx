@@ -78,9 +78,10 @@ export default function DataDocs() {
       <h2 id="two-sources">Two live sources, cross-checked</h2>
       <p>
         Spot gold and silver are read from two independent sources, each on its own 30-second cache, each asked at most once per cache period however
-        many clients ask, and each left alone for a while after it fails. The served price is gold-api.com&apos;s when it is fresh, else the mid of
-        the Swissquote quote when that is fresh (<code>price_source</code> then says <code>swissquote.com</code>), else the newer last real price of
-        either, flagged <code>stale</code>. One source down never makes spot stale while the other answers.
+        many clients ask. A single failure is retried by the next request; after two in a row a source is left alone for 5 seconds. The served price
+        is gold-api.com&apos;s when it is fresh, else the mid of the Swissquote quote when that is fresh (<code>price_source</code> then says{' '}
+        <code>swissquote.com</code>), else the newer last real price of either, flagged <code>stale</code>. One source down never makes spot stale
+        while the other answers.
       </p>
       <p>
         When both are fresh they are compared: more than 1.5% apart, one of them is wrong, so <code>cross_check.status</code> is <code>diverged</code>{' '}
@@ -94,7 +95,8 @@ export default function DataDocs() {
         December, 1 January and Good Friday (from 17:00 the day before until 18:00 on the day). Spot carries <code>market</code> with{' '}
         <code>status</code>, <code>reason</code> (<code>holiday</code>, <code>weekend</code> or <code>daily_break</code>) and <code>next_change</code>
         . While the market is closed the price does not move, yet it stays <code>fresh</code>: freshness is about the sources answering, not about
-        trading. The intraday recorder takes no samples while closed.
+        trading. The intraday recorder takes no samples while closed, and its last sample before the close stays <code>fresh</code> through the
+        closure.
       </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
