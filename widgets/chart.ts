@@ -1,11 +1,10 @@
 import type { ChartSymbol } from '../lib/chart-catalog';
 import type { DataState } from '../lib/schemas/common';
 import { fill, money, number, updated, type Words } from './format';
-import { html, type SafeHtml } from './html';
+import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
 import { CHART_WIDGET_RANGES, type ChartWidgetRange } from './kinds';
 import type { CommonOptions } from './options';
-import { footer } from './page';
 import { staleBadge } from './price';
 
 // The chart widget: the headline price (server-rendered) and a lightweight-charts line over the

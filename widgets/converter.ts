@@ -2,10 +2,9 @@ import { KARATS, purity, type Karat } from '../lib/karats';
 import type { DataState } from '../lib/schemas/common';
 import { perUnit, UNITS, type Unit } from '../lib/units';
 import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
-import { html, type SafeHtml } from './html';
+import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
 import type { CommonOptions } from './options';
-import { footer } from './page';
 import { staleBadge } from './price';
 
 // The converter widget: an amount of money ↔ a weight of gold, any currency of the FX table,

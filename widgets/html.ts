@@ -37,3 +37,8 @@ export function jsonScript(id: string, value: unknown): SafeHtml {
     .replace(/\u2029/g, '\\u2029');
   return new SafeHtml(`<script type="application/json" id="${escapeHtml(id)}">${json}</script>`);
 }
+
+/** The foot line every widget ends with: how fresh the figure is, and the attribution link. */
+export function footer(fresh: string, origin: string): SafeHtml {
+  return html`<div class="foot"><span data-f="fresh">${fresh}</span><a href="${origin}/" target="_blank" rel="noopener">Gold API</a></div>`;
+}

@@ -44,11 +44,6 @@ export interface PageInput {
   script?: false;
 }
 
-/** The foot line every widget ends with: how fresh the figure is, and the attribution link. */
-export function footer(fresh: string, origin: string): SafeHtml {
-  return html`<div class="foot"><span data-f="fresh">${fresh}</span><a href="${origin}/" target="_blank" rel="noopener">Gold API</a></div>`;
-}
-
 export function widgetPage(p: PageInput): string {
   const script = p.script === false ? undefined : (manifest as Record<string, string>)[p.name];
   return html`<!doctype html>

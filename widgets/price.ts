@@ -1,9 +1,8 @@
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
 import { ago, fill, money, number, percent, priceDecimals, unitWord, updated, type Words } from './format';
-import { html, type SafeHtml } from './html';
+import { footer, html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
-import { footer } from './page';
 
 // The price widget: gold in the chosen currency and unit, the day's change, optional silver and
 // ratio, how fresh the figure is, and a visible stale or unavailable state. Never a made-up number.

@@ -1,11 +1,11 @@
 import type { CacheRoute } from '../lib/http/cache';
 import { publicOrigin } from '../lib/http/public-origin.mjs';
 import { chartTitle } from './chart';
-import { html } from './html';
+import { footer, html } from './html';
 import { textFor } from './i18n';
 import type { WidgetName } from './kinds';
 import { parseCommon } from './options';
-import { footer, widgetPage, widgetResponse } from './page';
+import { widgetPage, widgetResponse } from './page';
 
 // Every widget page is served through here, as every REST route is through restRoute(): the page
 // is rendered from the query and the public origin, and anything that goes wrong is logged and
