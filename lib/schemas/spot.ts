@@ -99,12 +99,10 @@ export const Spot = z
     cb_net_purchases_tonnes: usd('Central-bank net purchases in the latest full year, tonnes'),
     cb_reserves_pct_supply: usd('Official holdings as percent of above-ground stock, 2 decimals'),
     cb_share_global_reserves_pct: usd('Gold as percent of world official reserves, 2 decimals'),
-    price_source: z
-      .string()
-      .meta({
-        description:
-          'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`',
-      }),
+    price_source: z.string().meta({
+      description:
+        'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`',
+    }),
     fx_source: z.string(),
     silver_source: z.string().meta({ description: 'The source of the silver price served, chosen like the gold one, or `unavailable`' }),
     token_source: z.string(),
