@@ -1,5 +1,5 @@
 import { ttlMs } from './config';
-import { getStore, StoreDownError } from './store';
+import { getStore, safely } from './store';
 import { UpstreamError } from './upstream/fetch';
 
 // The freshness layer: one Feed per upstream value. A read within the TTL is served from memory
@@ -143,15 +143,4 @@ export class Feed<T> {
 
 function reading<T>(status: Status, v: Sourced<T>, source: Source): Reading<T> {
   return { status, value: v.value, asOf: v.asOf, source, fetchedAt: v.fetchedAt };
-}
-
-/** Store trouble must never take a response down: log it and carry on from memory. */
-async function safely<R>(fn: () => Promise<R>, what: string): Promise<R | null> {
-  try {
-    return await fn();
-  } catch (err) {
-    // An unreachable KV has logged its outage once already; one line per request would drown the log.
-    if (!(err instanceof StoreDownError)) console.warn(`[store] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
-    return null;
-  }
 }

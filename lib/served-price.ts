@@ -1,7 +1,7 @@
 import { feeds } from './feeds';
 import type { Feed, Reading, Status } from './freshness';
 import { UNAVAILABLE } from './freshness';
-import { getStore } from './store';
+import { getStore, safely } from './store';
 import { GOLD_API_NAME } from './upstream/gold-api';
 import { QUOTES_API_NAME, type Quote } from './upstream/quotes';
 
@@ -100,9 +100,7 @@ const loggedDivergence = new Map<ServedMetal, string>();
 async function lastServed(metal: ServedMetal): Promise<number | null> {
   if (!loaded.has(metal)) {
     loaded.add(metal);
-    const stored = await getStore()
-      .get<number>(`served:${metal}`)
-      .catch(() => null);
+    const stored = await safely(() => getStore().get<number>(`served:${metal}`), `read served:${metal}`);
     if (stored !== null && !lastKnown.has(metal)) lastKnown.set(metal, stored);
   }
   return lastKnown.get(metal) ?? null;
@@ -123,9 +121,6 @@ function remember(metal: ServedMetal, s: Served): void {
   const v = s.reading.value;
   if (s.reading.status !== 'fresh' || v === null || lastKnown.get(metal) === v) return;
   lastKnown.set(metal, v);
-  getStore()
-    .set(`served:${metal}`, v)
-    .catch(() => {
-      /* the store logs its own outages; memory still holds the value */
-    });
+  // Not awaited: the answer does not wait on the store; memory holds the value meanwhile.
+  void safely(() => getStore().set(`served:${metal}`, v), `save served:${metal}`);
 }

@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { openEmbeddedStore } from './embedded';
 import { openKvStore } from './kv';
-import type { Store } from './types';
+import { StoreDownError, type Store } from './types';
 
 export type { Point, Store, StoreHealth } from './types';
 export { StoreDownError } from './types';
@@ -26,4 +26,15 @@ export function storeStatus(): { store: 'embedded' | 'kv' | 'kv-degraded'; store
     return { store: 'kv-degraded', store_degraded_since: h.since === null ? null : new Date(h.since).toISOString() };
   }
   return { store: s.kind, store_degraded_since: null };
+}
+
+/** Store trouble must never take a response down: log it and carry on from memory. */
+export async function safely<R>(fn: () => Promise<R>, what: string): Promise<R | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    // An unreachable KV has logged its outage once already; one line per request would drown the log.
+    if (!(err instanceof StoreDownError)) console.warn(`[store] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
 }
