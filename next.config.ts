@@ -11,7 +11,6 @@ const nextConfig: NextConfig = {
   compress: false,
   // Tests build into their own folder so a developer's `.next` is never clobbered.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  serverExternalPackages: ['better-sqlite3'],
   async headers() {
     return [
       // Widget scripts carry a content hash in their name: cache them for a year.

@@ -24,8 +24,8 @@ describe('embedded store: housekeeping', () => {
       for (let i = 0; i < 50; i++) await store.incr(`rl:mcp:10.0.0.${i}:1`, 60);
       for (let i = 0; i < 50; i++) await store.claim(`sample:xau:120:${i}`, 240);
       const rows = async () => {
-        const Database = (await import('better-sqlite3')).default;
-        const db = new Database(path.join(dir, 'store.sqlite'), { readonly: true });
+        const { DatabaseSync } = await import('node:sqlite');
+        const db = new DatabaseSync(path.join(dir, 'store.sqlite'), { readOnly: true });
         try {
           return (db.prepare('SELECT COUNT(*) AS n FROM kv').get() as { n: number }).n;
         } finally {
