@@ -80,8 +80,21 @@ export class App {
     return { status: res.status, body, headers: res.headers };
   }
 
+  // The app counts as ready only when this process itself says it listens on the port it was given:
+  // another test's app that took the port first would answer a probe, but cannot print to our pipe.
+  // A port taken between the pick and the bind makes the child exit (EADDRINUSE): try another one.
   private async boot(): Promise<void> {
-    const port = await freePort();
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      try {
+        return await this.bootOn(port);
+      } catch (err) {
+        if (attempt >= 5 || !/EADDRINUSE/.test(this.output)) throw err;
+      }
+    }
+  }
+
+  private async bootOn(port: number): Promise<void> {
     this.url = `http://127.0.0.1:${port}`;
     this.output = '';
     const child = spawn(process.execPath, ['server.mjs'], {
@@ -100,16 +113,12 @@ export class App {
     this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));
+    const ready = `Ready on http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${this.output}`);
-      try {
-        const res = await fetch(`${this.url}/llms.txt`, { signal: AbortSignal.timeout(2000) });
-        await res.arrayBuffer();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      if (this.output.includes(ready)) return;
+      await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`server not ready after 30 s:\n${this.output}`);
   }
