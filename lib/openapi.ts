@@ -178,14 +178,14 @@ function parameters(query: z.ZodObject | undefined): Json[] {
   return Object.entries(query.shape).map(([name, field]) => {
     const f = field as z.ZodType;
     const schema = jsonSchema(f, 'input');
-    const meta = (f.meta() ?? {}) as { description?: string; example?: unknown };
+    const meta = (f.meta() ?? {}) as { description?: string; examples?: unknown[] };
     return {
       name,
       in: 'query',
       required: !f.safeParse(undefined).success,
       description: meta.description ?? schema.description,
       schema: { ...schema, description: undefined },
-      ...(meta.example !== undefined ? { example: meta.example } : {}),
+      ...(meta.examples?.length ? { example: meta.examples[0] } : {}),
     };
   });
 }

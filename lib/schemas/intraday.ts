@@ -12,7 +12,7 @@ export const IntradayQuery = z.object({
   symbol: oneOf('symbol', INTRADAY_SYMBOLS).default('xau').meta({ description: '`xau` gold or `xag` silver' }),
   hours: wholeNumber('hours', 1, MAX_HOURS)
     .default(24)
-    .meta({ description: `Window, whole hours 1 to ${MAX_HOURS}`, example: 6 }),
+    .meta({ description: `Window, whole hours 1 to ${MAX_HOURS}`, examples: [6] }),
   format: oneOf('format', FORMATS).default('json').meta({ description: '`csv`: `time,price`, one row per sample' }),
 });
 export type IntradayQuery = z.output<typeof IntradayQuery>;

@@ -13,7 +13,7 @@ export const SpotQuery = z.object({
     .string({ error: 'currency must be an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)' })
     .max(16)
     .default('USD')
-    .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', example: 'EUR' }),
+    .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', examples: ['EUR'] }),
   unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),
   compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
   debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
