@@ -295,7 +295,7 @@ async function secondSourceCost(): Promise<void> {
 /** Seconds per segment of the cache section: short, the machine is shared. */
 const SEGMENT_S = Number(process.env.BENCH_SEGMENT_S || 2);
 /** Rounds of the cache section's rows. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 
 async function loadFor(url: string, opts: { headers?: Record<string, string>; fresh?: boolean } = {}): Promise<Figures> {
   let n = 0;
@@ -348,7 +348,7 @@ async function twoSourcesSection(): Promise<void> {
 }
 
 /** A plain `next start` of this build (no server.mjs: no cache, no compression layer), the framework floor. */
-async function nextStart(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+async function nextStart(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
@@ -369,6 +369,7 @@ async function nextStart(env: Record<string, string>): Promise<{ url: string; st
   }
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -383,6 +384,12 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const load1 = () => os.loadavg()[0];
+
+/** CPU time a process has used so far (user + system), in ms (Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 /**
  * The response cache of `npm start`, each figure beside its reference in this one run, in alternating
@@ -420,14 +427,35 @@ async function cacheSection() {
       next: () => loadFor(`${plain.url}/api/bench-floor?x=1`, { fresh: true }),
     };
     type Row = keyof typeof rows;
+    // The server each row loads: its CPU time per request is what a request costs it, whatever else
+    // the machine does (the bare server runs in this process and is left out).
+    const pidOf: Partial<Record<Row, number>> = {
+      hit: on.pid,
+      hitGzip: on.pid,
+      hitBr: on.pid,
+      missOn: on.pid,
+      compactOn: on.pid,
+      floorOn: on.pid,
+      missOff: off.pid,
+      compactOff: off.pid,
+      floorOff: off.pid,
+      next: plain.pid,
+    };
     const runs = Object.fromEntries(Object.keys(rows).map((k) => [k, [] as Figures[]])) as Record<Row, Figures[]>;
+    const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, 0])) as Record<Row, number>;
     const loads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, run] of Object.entries(rows) as [Row, () => Promise<Figures>][]) {
+      // Every other round runs the rows in reverse, so no row always follows the same neighbour.
+      const order = Object.entries(rows) as [Row, () => Promise<Figures>][];
+      for (const [name, run] of round % 2 ? order.reverse() : order) {
         loads.push(load1());
+        const pid = pidOf[name];
+        const before = pid ? cpuMs(pid) : 0;
         runs[name].push(await run());
+        if (pid) cpu[name] += cpuMs(pid) - before;
       }
     }
+    const cpuPerRequest = (r: Row) => (cpu[r] / runs[r].reduce((n, f) => n + f.total, 0)) * 1000;
     bare.close();
     const stampede = await coldStampede();
 
@@ -471,6 +499,14 @@ async function cacheSection() {
     console.log(
       `\nmiss p99, cache on / off (target ≤ 1.5): spot ${(p99('missOn') / p99('missOff')).toFixed(2)}, ` +
         `compact ${(p99('compactOn') / p99('compactOff')).toFixed(2)}, constant route ${(p99('floorOn') / p99('floorOff')).toFixed(2)}`,
+    );
+    console.log(
+      `server CPU per request, µs (all rounds; less sensitive to other load than req/s): ` +
+        (Object.keys(pidOf) as Row[]).map((r) => `${r} ${cpuPerRequest(r).toFixed(0)}`).join(', '),
+    );
+    console.log(
+      `miss CPU, cache on / off: spot ${(cpuPerRequest('missOn') / cpuPerRequest('missOff')).toFixed(2)}, ` +
+        `compact ${(cpuPerRequest('compactOn') / cpuPerRequest('compactOff')).toFixed(2)}, constant route ${(cpuPerRequest('floorOn') / cpuPerRequest('floorOff')).toFixed(2)}`,
     );
     console.log('\nper round, req/s:');
     for (const r of Object.keys(rows) as Row[]) console.log(`  ${r}: ${runs[r].map((f) => f.rps.toFixed(0)).join(' / ')}`);
@@ -555,11 +591,12 @@ async function memorySection() {
     configs.forEach((c, i) => {
       if (!c.mb) return;
       const growth = mean(last(i, tail)) - mean(last(0, tail));
-      const half = Math.floor(times.length / 2);
-      const drift = mean(last(i, tail)) - mean(samples[i].slice(half, half + tail));
+      // Levelling off: the change over the last quarter of the run.
+      const quarter = Math.floor((times.length * 3) / 4);
+      const drift = mean(last(i, tail)) - mean(samples[i].slice(quarter - tail, quarter));
       console.log(
         `cache ${c.name}: ${results[i].requests.total} requests; growth over off ${growth.toFixed(0)} MiB = ${(growth / c.mb).toFixed(2)} × the bound (target ≤ 1.5); ` +
-          `change over the second half ${drift.toFixed(0)} MiB`,
+          `change over the last quarter ${drift.toFixed(0)} MiB`,
       );
     });
     console.log(`cache off: ${results[0].requests.total} requests`);
