@@ -135,7 +135,9 @@ export function responseCache(app, opts = {}) {
     const policyHeaders = { 'cache-control': String(cdn ?? cc) };
     for (const name of POLICY_HEADERS) if (r.headers[name] !== undefined) policyHeaders[name] = String(r.headers[name]);
     if (vary.length) policyHeaders.vary = vary.join(', ');
-    const made = pick(req.headers, ['host', 'authorization', 'cache-control', 'pragma', ...vary.map((v) => v.toLowerCase())]);
+    const made = pick(req.headers, ['host', 'cache-control', 'pragma', ...vary.map((v) => v.toLowerCase())]);
+    // The policy only asks whether the request had credentials; their value is not kept.
+    if (req.headers.authorization && made.authorization === undefined) made.authorization = '(present)';
     const policy = new CachePolicy({ url: req.url, method: 'GET', headers: made }, { status: r.status, headers: policyHeaders }, { shared: true });
     if (!policy.storable() || policy.timeToLive() <= 0) return null;
     const entry = prepare(r);
@@ -193,8 +195,9 @@ export function responseCache(app, opts = {}) {
       answer.lines[enc] = linesOf(answer.headers, /** @type {Buffer} */ (answer.bodies[enc]), enc);
       // A stored entry grows by its new variant: the store weighs it again (and may let others go).
       // The store re-weighs only a new value, so the entry goes back as a copy sharing its parts.
-      if (answer.key && answer.size !== undefined && store.peek(answer.key) === answer) {
-        store.set(answer.key, { ...answer, size: answer.size + variantBytes(answer, enc) }, { noUpdateTTL: true });
+      const stored = answer.key ? store.peek(answer.key) : undefined;
+      if (stored?.bodies === answer.bodies && stored.size !== undefined) {
+        store.set(/** @type {string} */ (answer.key), { ...stored, size: stored.size + variantBytes(stored, enc) }, { noUpdateTTL: true });
       }
     }
     write(req, res, answer, enc, state);

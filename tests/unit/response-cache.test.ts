@@ -12,7 +12,7 @@ import { cacheKey, responseCache, type Middleware } from '../../server/response-
 // same compression layer as server.mjs, so every caching rule is checked by what a client sees and
 // by how often the app was asked.
 
-type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; until?: Promise<unknown> };
 
 /** A body large enough to be compressed (over 1 KB), different on every render. */
 const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
@@ -44,7 +44,8 @@ async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxB
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });
       res.end(a.body ?? big(path));
     };
-    if (a.delayMs) setTimeout(reply, a.delayMs);
+    if (a.until) void a.until.then(reply);
+    else if (a.delayMs) setTimeout(reply, a.delayMs);
     else reply();
   };
   const compress = compression({ threshold: 1024 }) as unknown as Middleware;
@@ -127,11 +128,16 @@ describe('hit and miss', () => {
   });
 
   it('concurrent misses of one key make one render, shared by all', async () => {
-    const { get, renders } = await setup(() => ({ headers: SHARED(60), delayMs: 100 }));
+    // The render ends only once all 50 have arrived (one arriving later would rightly be a hit).
+    let arrived = 0;
+    let allIn = () => {};
+    const until = new Promise<void>((r) => (allIn = r));
+    const { get, renders } = await setup(() => ({ headers: SHARED(60), until }));
+    servers.at(-1)!.on('request', () => ++arrived === 50 && allIn());
     const all = await Promise.all(Array.from({ length: 50 }, () => get('/slow')));
     expect(renders['/slow']).toBe(1);
     expect(new Set(all.map((r) => r.body.toString())).size).toBe(1);
-    expect(all.every((r) => r.status === 200 && r.headers['x-cache'] === 'MISS')).toBe(true);
+    expect(all.map((r) => `${r.status} ${r.headers['x-cache']}`)).toEqual(all.map(() => '200 MISS'));
   });
 
   it('a request that says no-cache is rendered again and refreshes the entry', async () => {
@@ -216,13 +222,14 @@ describe('HEAD', () => {
 
 describe('lifetime', () => {
   it('past max-age, within stale-while-revalidate: the old copy at once, one background refresh', async () => {
-    const { get, renders } = await setup(() => ({ headers: SHARED(1, 3), delayMs: 50 }));
+    // The refresh outlasts the time the 10 stale requests take to arrive, even on a busy machine.
+    const { get, renders } = await setup(() => ({ headers: SHARED(1, 3), delayMs: 400 }));
     const first = await get('/swr');
-    await sleep(1200);
+    await sleep(1000);
     const stale = await Promise.all(Array.from({ length: 10 }, () => get('/swr')));
     expect(stale.every((r) => r.headers['x-cache'] === 'STALE' && r.body.equals(first.body))).toBe(true);
     await expect.poll(() => renders['/swr'], { timeout: 2000 }).toBe(2);
-    await sleep(100);
+    await sleep(600);
     expect(renders['/swr']).toBe(2);
     const refreshed = await get('/swr');
     expect(refreshed.headers['x-cache']).toBe('HIT');
@@ -417,19 +424,19 @@ describe('memory', () => {
   });
 
   it('a client gone before the app ends leaves nothing stored, and the next request renders', async () => {
-    const { get, renders, cached } = await setup(() => ({ headers: SHARED(60), delayMs: 100 }));
-    await new Promise<void>((resolve) => {
-      const port = (servers[0].address() as AddressInfo).port;
-      const req = http.get({ host: '127.0.0.1', port, path: '/gone' });
-      req.on('error', () => resolve());
-      setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 20);
-    });
-    await sleep(200);
+    let n = 0;
+    const { get, renders, cached } = await setup(() => ({ headers: SHARED(60), delayMs: ++n === 1 ? 500 : 0 }));
+    const server = servers.at(-1)!;
+    const seen = new Promise<void>((r) => server.once('request', () => r()));
+    const gone = http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/gone' });
+    gone.on('error', () => {});
+    await seen;
+    gone.destroy();
+    await sleep(700);
+    expect(cached.bytes!()).toBe(0);
     const next = await get('/gone');
     expect(next.status).toBe(200);
+    expect(next.headers['x-cache']).toBe('MISS');
     expect(renders['/gone']).toBe(2);
     expect(cached.bytes!()).toBeGreaterThan(0);
   });
