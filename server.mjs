@@ -43,7 +43,7 @@ const compress = compression({
     return compression.filter(req, res);
   },
 });
-const cached = responseCache((req, res) => compress(req, res, () => handle(req, res)));
+const cached = responseCache(handle, { compress });
 const server = http.createServer();
 // Every request meets the method rules first (server/methods.mjs); the ones a path takes go on
 // through the response cache to Next. Refusals reach Next directly, so the cache never holds one.

@@ -1,12 +1,14 @@
 // `npm run bench`: throughput and latency of the built app on loopback, each figure beside a
 // reference measured in the same run. Not part of `npm test`: figures depend on the machine.
 // Record results in BENCHMARKS.md with the machine they came from.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { launchBrowser } from '../tests/support/browser';
-import { App } from '../tests/support/app';
+import { App, freePort, ROOT } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { realChartHandler } from '../tests/support/yahoo';
 import { openEmbeddedStore } from '../lib/store/embedded';
@@ -293,7 +295,7 @@ async function secondSourceCost(): Promise<void> {
 /** Seconds per segment of the cache section: short, the machine is shared. */
 const SEGMENT_S = Number(process.env.BENCH_SEGMENT_S || 2);
 /** Rounds of the cache section's rows. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 
 async function loadFor(url: string, opts: { headers?: Record<string, string>; fresh?: boolean } = {}): Promise<Figures> {
   let n = 0;
@@ -345,77 +347,284 @@ async function twoSourcesSection(): Promise<void> {
   await secondSourceCost();
 }
 
+/** A plain `next start` of this build (no server.mjs: no cache, no compression layer), the framework floor. */
+async function nextStart(env: Record<string, string>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', SAMPLER: 'off', WARM_FEEDS: 'off', ...env },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await (await fetch(`${url}/api/bench-floor`)).arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('next start did not come up');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const load1 = () => os.loadavg()[0];
+
+/** CPU time a process has used so far (user + system), in ms (Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /**
- * The response cache of `npm start`, each figure beside its reference in this one run: bare node:http
- * serving the same bytes, the framework floor (a constant route handler in the same build), spot
- * cache hits per encoding, spot misses (a throwaway parameter per request), and a cold stampede.
+ * The response cache of `npm start`, each figure beside its reference in this one run, in alternating
+ * rounds so that what else the machine does falls on every row: misses (a throwaway parameter per
+ * request) with the cache on and off, the app's constant route on and off, a plain `next start` of
+ * the same constant route (the framework floor, outside server.mjs), cache hits per encoding against a
+ * bare node:http server sending the same bytes, and a cold stampede.
  */
 async function cacheSection() {
   const fake = await FakeUpstream.start();
-  const app = await App.start({ env: { ...fake.env(), RESPONSE_CACHE: 'on', CACHE_TTL_S: '3600', BENCH_FLOOR: '1' } });
+  const env = { ...fake.env(), CACHE_TTL_S: '3600', BENCH_FLOOR: '1' };
+  const [on, off] = await Promise.all([App.start({ env: { ...env, RESPONSE_CACHE: 'on' } }), App.start({ env: { ...env, RESPONSE_CACHE: 'off' } })]);
+  const plain = await nextStart(env);
   const path = '/api/v1/spot';
   try {
-    const bytes = Buffer.from(await (await fetch(app.url + path, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    const bytes = Buffer.from(await (await fetch(on.url + path, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
     const bare = await ceiling(bytes, { 'content-type': 'application/json; charset=utf-8' });
-    // Warm-up: the server's JIT, the cache entry and every variant.
-    await autocannon({ url: app.url + path, connections: CONNECTIONS, duration: 2, headers: { 'accept-encoding': 'br' } });
-    await autocannon({ url: app.url + '/api/bench-floor', connections: CONNECTIONS, duration: 2 });
+    // Warm-up: each server's JIT, the cache entry and every variant.
+    for (const enc of ['identity', 'gzip', 'br'])
+      await autocannon({ url: on.url + path, connections: CONNECTIONS, duration: 1, headers: { 'accept-encoding': enc } });
+    for (const base of [on.url, off.url]) await loadFor(`${base}${path}?compact=1&w=1`, { fresh: true });
+    for (const base of [on.url, off.url, plain.url]) await loadFor(`${base}/api/bench-floor?w=1`, { fresh: true });
 
-    // Rows alternate over ROUNDS rounds and each keeps its best round: on a shared machine, other
-    // work lands on some rows of a round and not others, and the best round is the least disturbed.
     const rows = {
-      ref: () => loadFor(bare.url),
-      floor: () => loadFor(app.url + '/api/bench-floor'),
-      hit: () => loadFor(app.url + path),
-      hitGzip: () => loadFor(app.url + path, { headers: { 'accept-encoding': 'gzip' } }),
-      hitBr: () => loadFor(app.url + path, { headers: { 'accept-encoding': 'br' } }),
-      miss: () => loadFor(app.url + path + '?x=1', { fresh: true }),
+      bare: () => loadFor(bare.url),
+      hit: () => loadFor(on.url + path),
+      hitGzip: () => loadFor(on.url + path, { headers: { 'accept-encoding': 'gzip' } }),
+      hitBr: () => loadFor(on.url + path, { headers: { 'accept-encoding': 'br' } }),
+      missOn: () => loadFor(`${on.url}${path}?x=1`, { fresh: true }),
+      missOff: () => loadFor(`${off.url}${path}?x=1`, { fresh: true }),
+      compactOn: () => loadFor(`${on.url}${path}?compact=1`, { fresh: true }),
+      compactOff: () => loadFor(`${off.url}${path}?compact=1`, { fresh: true }),
+      floorOn: () => loadFor(`${on.url}/api/bench-floor?x=1`, { fresh: true }),
+      floorOff: () => loadFor(`${off.url}/api/bench-floor?x=1`, { fresh: true }),
+      next: () => loadFor(`${plain.url}/api/bench-floor?x=1`, { fresh: true }),
     };
-    const best = {} as Record<keyof typeof rows, Figures>;
+    type Row = keyof typeof rows;
+    // The server each row loads: its CPU time per request is what a request costs it, whatever else
+    // the machine does (the bare server runs in this process and is left out).
+    const pidOf: Partial<Record<Row, number>> = {
+      hit: on.pid,
+      hitGzip: on.pid,
+      hitBr: on.pid,
+      missOn: on.pid,
+      compactOn: on.pid,
+      floorOn: on.pid,
+      missOff: off.pid,
+      compactOff: off.pid,
+      floorOff: off.pid,
+      next: plain.pid,
+    };
+    const runs = Object.fromEntries(Object.keys(rows).map((k) => [k, [] as Figures[]])) as Record<Row, Figures[]>;
+    const cpu = Object.fromEntries(Object.keys(rows).map((k) => [k, 0])) as Record<Row, number>;
+    const loads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, run] of Object.entries(rows) as [keyof typeof rows, () => Promise<Figures>][]) {
-        const f = await run();
-        if (!best[name] || f.rps > best[name].rps) best[name] = f;
+      // Every other round runs the rows in reverse, so no row always follows the same neighbour.
+      const order = Object.entries(rows) as [Row, () => Promise<Figures>][];
+      for (const [name, run] of round % 2 ? order.reverse() : order) {
+        loads.push(load1());
+        const pid = pidOf[name];
+        const before = pid ? cpuMs(pid) : 0;
+        runs[name].push(await run());
+        if (pid) cpu[name] += cpuMs(pid) - before;
       }
     }
+    const cpuPerRequest = (r: Row) => (cpu[r] / runs[r].reduce((n, f) => n + f.total, 0)) * 1000;
     bare.close();
-    const { ref, floor, hit, hitGzip, hitBr, miss } = best;
     const stampede = await coldStampede();
 
-    const pct = (a: Figures, b: Figures) => `${((a.rps / b.rps) * 100).toFixed(1)}%`;
+    /** Per-round ratio of two rows (measured seconds apart in the same round), the median over rounds. */
+    const ratio = (a: Row, b: Row) => median(runs[a].map((f, i) => f.rps / runs[b][i].rps));
+    const p99 = (r: Row) => median(runs[r].map((f) => f.p99));
+    const summary = (r: Row): Figures => ({
+      total: runs[r].reduce((n, f) => n + f.total, 0),
+      rps: median(runs[r].map((f) => f.rps)),
+      p50: median(runs[r].map((f) => f.p50)),
+      p99: p99(r),
+      errors: runs[r].reduce((n, f) => n + f.errors, 0),
+    });
+    const x = (n: number) => `${n.toFixed(2)}×`;
     console.log(
-      `\n## Response cache (${bytes.length}-byte spot answer, ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${SEGMENT_S}-s rounds per row)\n`,
+      `\n## Response cache (${bytes.length}-byte spot answer, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SEGMENT_S} s per row, ` +
+        `medians of the rounds; load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the rows)\n`,
     );
-    console.log('| what | req/s | p50 ms | p99 ms | errors | ratio |');
+    console.log('| what | req/s | p50 ms | p99 ms | errors | ratio (median of per-round ratios) |');
     console.log('|---|---|---|---|---|---|');
-    const line = (name: string, f: Figures, ratio: string) => console.log(`${row(name, f)} ${ratio} |`);
-    line('bare node:http, same bytes', ref, '100% (reference)');
-    line('framework floor: constant route handler', floor, `${pct(floor, ref)} of bare`);
-    line('spot cache hit, identity', hit, `${pct(hit, ref)} of bare (target ≥ 50%)`);
-    line('spot cache hit, gzip', hitGzip, `${pct(hitGzip, ref)} of bare (target ≥ 50%)`);
-    line('spot cache hit, br', hitBr, `${pct(hitBr, ref)} of bare (target ≥ 40%)`);
-    line('spot miss (throwaway parameter each)', miss, `${pct(miss, floor)} of the floor (target ≥ 80%)`);
-    console.log(`\nhit p99 at ${CONNECTIONS} connections: identity ${hit.p99} ms, gzip ${hitGzip.p99} ms, br ${hitBr.p99} ms (target ≤ 25 ms)`);
-    console.log(`gold upstream calls during the cache rows: ${fake.calls.gold}`);
+    const line = (name: string, r: Row, text: string) => console.log(`${row(name, summary(r))} ${text} |`);
+    line('bare node:http, same bytes', 'bare', 'reference');
+    line('spot hit, identity', 'hit', `${x(ratio('hit', 'bare'))} bare (target ≥ 0.9×)`);
+    line('spot hit, gzip', 'hitGzip', `${x(ratio('hitGzip', 'bare'))} bare`);
+    line('spot hit, br', 'hitBr', `${x(ratio('hitBr', 'bare'))} bare`);
+    line('plain `next start`, constant route (framework floor)', 'next', 'reference');
+    line('app constant route, cache on', 'floorOn', `${x(ratio('floorOn', 'floorOff'))} cache off`);
+    line('app constant route, cache off', 'floorOff', `${x(ratio('floorOff', 'next'))} the framework floor`);
+    line(
+      'spot miss, cache on',
+      'missOn',
+      `${x(ratio('missOn', 'missOff'))} cache off (target ≥ 0.9×), ${x(ratio('missOn', 'next'))} floor (target ≥ 0.8×)`,
+    );
+    line('spot miss, cache off', 'missOff', `${x(ratio('missOff', 'next'))} floor`);
+    line(
+      'spot?compact=1 miss, cache on',
+      'compactOn',
+      `${x(ratio('compactOn', 'compactOff'))} cache off (target ≥ 0.9×), ${x(ratio('compactOn', 'next'))} floor`,
+    );
+    line('spot?compact=1 miss, cache off', 'compactOff', `${x(ratio('compactOff', 'next'))} floor`);
+    console.log(
+      `\nmiss p99, cache on / off (target ≤ 1.5): spot ${(p99('missOn') / p99('missOff')).toFixed(2)}, ` +
+        `compact ${(p99('compactOn') / p99('compactOff')).toFixed(2)}, constant route ${(p99('floorOn') / p99('floorOff')).toFixed(2)}`,
+    );
+    console.log(
+      `server CPU per request, µs (all rounds; less sensitive to other load than req/s): ` +
+        (Object.keys(pidOf) as Row[]).map((r) => `${r} ${cpuPerRequest(r).toFixed(0)}`).join(', '),
+    );
+    console.log(
+      `miss CPU, cache on / off: spot ${(cpuPerRequest('missOn') / cpuPerRequest('missOff')).toFixed(2)}, ` +
+        `compact ${(cpuPerRequest('compactOn') / cpuPerRequest('compactOff')).toFixed(2)}, constant route ${(cpuPerRequest('floorOn') / cpuPerRequest('floorOff')).toFixed(2)}`,
+    );
+    console.log('\nper round, req/s:');
+    for (const r of Object.keys(rows) as Row[]) console.log(`  ${r}: ${runs[r].map((f) => f.rps.toFixed(0)).join(' / ')}`);
+    console.log(`gold upstream calls during the rows: ${fake.calls.gold}`);
     console.log(
       `cold stampede: ${stampede.n} concurrent requests (upstream 300 ms, UPSTREAM_TIMEOUT_MS=2000) → ` +
         `${JSON.stringify(stampede.by)} by status in ${stampede.ms.toFixed(0)} ms, ${stampede.goldCalls} gold upstream call(s)`,
     );
   } finally {
-    await app.stop();
+    await Promise.all([on.stop(), off.stop(), plain.stop()]);
+    await fake.close();
+  }
+}
+
+/** Resident memory of a process, in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/**
+ * The server's RSS under a stream of unique keys (throwaway parameters on spot, compact spot and the
+ * price widget, and every fourth request a brotli repeat of a recent key, so entries gain variants),
+ * with the cache off and on at two RESPONSE_CACHE_MB settings, the three side by side for
+ * BENCH_MEMORY_S seconds. The growth over cache off must stay within 1.5 × the bound and level off.
+ */
+async function memorySection() {
+  const seconds = Number(process.env.BENCH_MEMORY_S || 240);
+  const bounds = (process.env.BENCH_MEMORY_MB || '16,64').split(',').map(Number);
+  const fake = await FakeUpstream.start();
+  const env = { ...fake.env(), CACHE_TTL_S: '3600' };
+  const configs = [{ name: 'off', mb: 0 }, ...bounds.map((mb) => ({ name: `${mb} MB`, mb }))];
+  const apps = await Promise.all(
+    configs.map((c) =>
+      App.start({ env: { ...env, ...(c.mb ? { RESPONSE_CACHE: 'on', RESPONSE_CACHE_MB: String(c.mb) } : { RESPONSE_CACHE: 'off' }) } }),
+    ),
+  );
+  try {
+    const samples: number[][] = configs.map(() => []);
+    const times: number[] = [];
+    const loads: number[] = [];
+    const t0 = Date.now();
+    const sample = () => {
+      times.push(Math.round((Date.now() - t0) / 1000));
+      loads.push(load1());
+      apps.forEach((a, i) => samples[i].push(rssMiB(a.pid!)));
+    };
+    sample();
+    const timer = setInterval(sample, 15_000);
+    const stream = (base: string) => {
+      let n = 0;
+      return autocannon({
+        url: base,
+        connections: 8,
+        duration: seconds,
+        requests: [
+          {
+            setupRequest: (req: any) => {
+              const i = ++n;
+              const paths = [`/api/v1/spot?t=${i}`, `/api/v1/spot?compact=1&t=${i}`, `/widgets/price?t=${i}`];
+              if (i % 4 === 0) return { ...req, path: `/api/v1/spot?t=${i - 3}`, headers: { 'accept-encoding': 'br' } };
+              return { ...req, path: paths[i % 4 === 3 ? 2 : (i % 4) - 1], headers: {} };
+            },
+          },
+        ],
+      });
+    };
+    const results = await Promise.all(apps.map((a) => stream(a.url)));
+    clearInterval(timer);
+    sample();
+    console.log(
+      `\n## Memory: server RSS (MiB) under a stream of unique keys, ${seconds} s, the three servers side by side, 8 connections each ` +
+        `(load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})\n`,
+    );
+    console.log(`| s | ${configs.map((c) => `cache ${c.name}`).join(' | ')} | load |`);
+    console.log(`|---|${configs.map(() => '---|').join('')}---|`);
+    times.forEach((t, j) => console.log(`| ${t} | ${samples.map((s) => s[j].toFixed(0)).join(' | ')} | ${loads[j].toFixed(1)} |`));
+    const last = (i: number, k: number) => samples[i].slice(-k);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    // Growth over off: the mean of the last three samples of each against off's.
+    const tail = Math.min(3, times.length);
+    configs.forEach((c, i) => {
+      if (!c.mb) return;
+      const growth = mean(last(i, tail)) - mean(last(0, tail));
+      // Levelling off: the change over the last quarter of the run.
+      const quarter = Math.floor((times.length * 3) / 4);
+      const drift = mean(last(i, tail)) - mean(samples[i].slice(quarter - tail, quarter));
+      console.log(
+        `cache ${c.name}: ${results[i].requests.total} requests; growth over off ${growth.toFixed(0)} MiB = ${(growth / c.mb).toFixed(2)} × the bound (target ≤ 1.5); ` +
+          `change over the last quarter ${drift.toFixed(0)} MiB`,
+      );
+    });
+    console.log(`cache off: ${results[0].requests.total} requests`);
+  } finally {
+    await Promise.all(apps.map((a) => a.stop()));
     await fake.close();
   }
 }
 
 async function main() {
-  // `BENCH_ONLY=sources` runs just the two-source figures (about a minute).
-  if (process.env.BENCH_ONLY === 'sources') return twoSourcesSection();
+  // BENCH_ONLY picks sections, comma-separated: `cache` (hits, misses and floors, about 2 min),
+  // `memory` (RSS under unique keys, BENCH_MEMORY_S, 4 min by default), `sources` (the two-source
+  // figures, about a minute), `app` (everything else). `npm run bench -- cache` is BENCH_ONLY=cache.
+  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,memory,app,sources').split(','));
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-  console.log(`# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback\n`);
-  // `npm run bench -- cache` runs the response-cache section alone (about 40 s).
-  await cacheSection();
-  if (process.argv[2] === 'cache') return;
+  console.log(
+    `# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback, load average at start ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}\n`,
+  );
+  if (only.has('cache')) await cacheSection();
+  if (only.has('memory')) await memorySection();
+  if (only.has('app')) await appSection();
+  if (only.has('sources')) await twoSourcesSection();
+}
 
+async function appSection() {
   const fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
   // A full 14-day intraday series (2-minute points, both symbols) in the embedded store, recorded
@@ -468,7 +677,6 @@ async function main() {
   }
 
   await kvSection();
-  await twoSourcesSection();
 
   console.log(`\ncold-cache stampede: 500 concurrent requests → ${await stampede()} gold upstream call(s)`);
 }

@@ -4,13 +4,16 @@
 //   shared cache) else `Cache-Control`, with the HTTP caching rules of RFC 9111 (Vary, Age, request
 //   directives) left to http-cache-semantics;
 // - only 200 answers to GET/HEAD without no-store, private or Set-Cookie are stored;
-// - each stored answer is compressed once, when stored (gzip and brotli beside identity), so a hit
-//   only copies bytes and never enters the framework;
+// - a miss costs what the app costs without the cache: the app renders straight into the client's
+//   response, through the compression layer as usual, and this layer keeps a copy of the identity bytes
+//   as they go by (no injected request, no compression on the way in);
+// - a stored answer is compressed once per encoding, when a client first asks for that encoding, so a
+//   hit only copies bytes and never enters the framework, and a key nobody asks for again costs nothing;
 // - concurrent misses of one key make one render; a copy past its lifetime but within
-//   stale-while-revalidate is served at once (`X-Cache: STALE`) while one background render refreshes it;
-// - memory is bounded: least recently used entries go first (lru-cache, sized in bytes).
-// Renders run the app on an injected request (light-my-request), the same way for a client's miss and
-// for a background refresh that has no client: the app answers in identity and this layer compresses.
+//   stale-while-revalidate is served at once (`X-Cache: STALE`) while one background render refreshes it
+//   (that one, with no client, runs the app on an injected request, as does a HEAD miss);
+// - memory is bounded: least recently used entries go first (lru-cache, sized in bytes), and an entry's
+//   size counts everything it keeps alive (buffers, header arrays, the policy, the store's own slots).
 // /mcp and every other method pass straight through.
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import compressible from 'compressible';
@@ -28,8 +31,23 @@ const PASS_MS = 5000;
 const ENCODINGS = ['br', 'gzip', 'identity'];
 /** Headers that describe one connection or one encoding, never a stored answer. */
 const NOT_STORED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date', 'age', 'x-cache']);
-/** Request headers a render must not see: the stored answer is shared and complete, in identity. */
+/** Request headers an injected render must not see: the stored answer is shared and complete, in identity. */
 const NOT_FORWARDED = ['accept-encoding', 'if-none-match', 'if-modified-since', 'range', 'if-range'];
+/** The response headers http-cache-semantics reads; the policy keeps only these. */
+const POLICY_HEADERS = ['date', 'age', 'expires', 'last-modified', 'etag', 'pragma'];
+
+// What an entry keeps alive beside its bodies and header strings, in bytes, rounded up from heap
+// snapshots on Node 24 (the unit test "accounting covers what an entry keeps alive" checks the sum):
+/** The entry object, the policy with its parsed directives and trimmed headers, its request's few headers. */
+const ENTRY_BYTES = 1536;
+/** The store's own bookkeeping per key (map slot, list links, sizes, TTL starts). */
+const SLOT_BYTES = 256;
+/** One Buffer: its JS object, the ArrayBuffer and the backing store record. */
+const BUFFER_BYTES = 320;
+/** One JS string (header name or value, key) beyond its characters. */
+const STRING_BYTES = 32;
+/** One slot of an array or object property. */
+const SLOT = 16;
 
 /**
  * The cache key of a request: the public origin the app builds its links from (the same function
@@ -43,135 +61,331 @@ export function cacheKey(req) {
 }
 
 /**
- * @typedef {{ policy: CachePolicy, status: number, headers: Record<string, string | string[]>,
- *   bodies: Partial<Record<'br' | 'gzip' | 'identity', Buffer>>, size: number, refreshing: boolean }} Entry
  * @typedef {{ status: number, headers: Record<string, string | string[]>, body: Buffer }} Rendered
+ * @typedef {{ status: number, headers: Record<string, string | string[]>, compress: boolean,
+ *   bodies: Partial<Record<'br' | 'gzip' | 'identity', Buffer>>, lines: Record<string, string[]>,
+ *   policy?: CachePolicy, key?: string, size?: number, refreshing?: boolean, freshUntil?: number,
+ *   vary?: string[], made?: Record<string, string | string[] | undefined> }} Answer
  * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Handler
+ * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void} Middleware
  */
 
 /**
- * Wraps `app` (the compression layer and the framework) in the cache. With RESPONSE_CACHE=off
- * (or `enabled: false`) it returns `app` itself.
- * @param {Handler} app
- * @param {{ enabled?: boolean, maxBytes?: number }} [opts]
+ * Wraps `app` (the framework) and its compression layer in the cache. With RESPONSE_CACHE=off (or
+ * `enabled: false`) it returns the app behind its compression layer, as it would run uncached.
+ * @param {Handler} app the framework, answering in identity
+ * @param {{ enabled?: boolean, maxBytes?: number, compress?: Middleware }} [opts] `compress`: the
+ *   connect-style compression layer clients' misses and pass-throughs go through
  * @returns {Handler & { bytes?: () => number }}
  */
 export function responseCache(app, opts = {}) {
+  const { compress } = opts;
+  /** @type {Handler} The app as it serves a client without the cache. */
+  const direct = compress ? (req, res) => compress(req, res, () => app(req, res)) : app;
   const enabled = opts.enabled ?? (process.env.RESPONSE_CACHE ?? '').toLowerCase() !== 'off';
-  if (!enabled) return app;
+  if (!enabled) return direct;
   const maxBytes = opts.maxBytes ?? Number(process.env.RESPONSE_CACHE_MB || 64) * 2 ** 20;
 
-  /** @type {LRUCache<string, Entry>} */
-  const store = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => e.size });
-  /** Renders under way, one per key: concurrent misses wait on it. @type {Map<string, Promise<{ entry: Entry | null, rendered: Rendered }>>} */
+  /** @type {LRUCache<string, Answer>} */
+  const store = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => e.size ?? 1 });
+  /** Renders under way, one per key: concurrent misses wait on it. @type {Map<string, Promise<{ entry: Answer | null, rendered: Rendered | null }>>} */
   const inflight = new Map();
   /** Keys whose last answer could not be stored; they skip the cache for a few seconds. */
-  const pass = new LRUCache({ maxSize: 4 * 2 ** 20, sizeCalculation: (_, key) => key.length + 64, ttl: PASS_MS });
+  const pass = new LRUCache({
+    maxSize: Math.max(2 ** 16, Math.min(4 * 2 ** 20, maxBytes / 16)),
+    sizeCalculation: (_, key) => 2 * key.length + STRING_BYTES + SLOT_BYTES,
+    ttl: PASS_MS,
+  });
 
   /** Runs the app on an injected GET carrying the client's headers, minus the ones above. @returns {Promise<Rendered>} */
   async function render(req) {
     const headers = { ...req.headers };
     for (const h of NOT_FORWARDED) delete headers[h];
     const r = await inject(app, { method: 'GET', url: req.url, headers, remoteAddress: req.socket?.remoteAddress });
-    return { status: r.statusCode, headers: /** @type {any} */ (r.headers), body: r.rawPayload };
+    return { status: r.statusCode, headers: /** @type {any} */ (r.headers), body: own(r.rawPayload) };
   }
 
-  /** Headers and bodies of a rendered answer, ready to serve; variants are compressed here, once. */
-  function prepare(r, eager) {
-    /** @type {Record<string, string | string[]>} */
-    const headers = {};
-    for (const [name, value] of Object.entries(r.headers)) if (!NOT_STORED.has(name) && value !== undefined) headers[name] = value;
-    const compress = r.body.length >= COMPRESS_THRESHOLD && compressible(String(r.headers['content-type'] ?? '')) === true;
-    const vary = varyOf(r.headers);
-    if (compress) vary.push('Accept-Encoding');
-    if (vary.length) headers.vary = vary.join(', ');
-    else delete headers.vary;
-    const out = { status: r.status, headers, bodies: { identity: r.body }, compress, lines: {} };
-    if (compress && eager) for (const enc of ['gzip', 'br']) out.bodies[enc] = encode(enc, r.body);
-    // Each variant's header lines, flat ([name, value, ...]) as writeHead takes them, made once.
-    for (const [enc, body] of Object.entries(out.bodies)) {
-      out.lines[enc] = [...flat(headers), 'content-length', String(body.length), ...(enc === 'identity' ? [] : ['content-encoding', enc])];
-    }
-    return out;
+  /**
+   * Serves `req` as the app would without the cache (through the compression layer, in the client's
+   * encoding), marked `X-Cache: MISS`, and resolves to a copy of what the app wrote (status, headers
+   * and identity body), or null when the app did not finish or the body outgrew the bound.
+   * @returns {Promise<Rendered | null>}
+   */
+  function renderInto(req, res) {
+    return new Promise((resolve) => {
+      const run = () => {
+        tap(res, maxBytes, resolve);
+        app(req, res);
+      };
+      if (compress) compress(req, res, run);
+      else run();
+    });
   }
 
-  /** An Entry when `r` may be stored for `req`, else null. */
-  function toEntry(req, r) {
+  /** An Answer to store when `r` may be stored for `req`, else null. */
+  function toEntry(key, req, r) {
     const cc = String(r.headers['cache-control'] ?? '');
     const cdn = r.headers['cdn-cache-control'];
     if (r.status !== 200 || r.headers['set-cookie'] || r.headers['content-encoding'] || /no-store|private/.test(`${cc},${cdn ?? ''}`)) return null;
-    // The targeted header, when present, is the only one a shared cache reads.
-    // Encodings are this layer's own variants of one entry, so Accept-Encoding is not matched on.
-    const policy = new CachePolicy(
-      asGet(req),
-      { status: r.status, headers: { ...r.headers, 'cache-control': String(cdn ?? cc), vary: varyOf(r.headers).join(', ') } },
-      { shared: true },
-    );
+    const vary = varyOf(r.headers);
+    // The targeted header, when present, is the only one a shared cache reads. Encodings are this
+    // layer's own variants of one entry, so Accept-Encoding is not matched on. The policy keeps only
+    // the headers it reads, and of the request only what it compares.
+    /** @type {Record<string, string>} */
+    const policyHeaders = { 'cache-control': String(cdn ?? cc) };
+    for (const name of POLICY_HEADERS) if (r.headers[name] !== undefined) policyHeaders[name] = String(r.headers[name]);
+    if (vary.length) policyHeaders.vary = vary.join(', ');
+    const made = pick(req.headers, ['host', 'cache-control', 'pragma', ...vary.map((v) => v.toLowerCase())]);
+    // The policy only asks whether the request had credentials; their value is not kept.
+    if (req.headers.authorization && made.authorization === undefined) made.authorization = '(present)';
+    const policy = new CachePolicy({ url: req.url, method: 'GET', headers: made }, { status: r.status, headers: policyHeaders }, { shared: true });
     if (!policy.storable() || policy.timeToLive() <= 0) return null;
-    const ready = prepare(r, true);
-    const size = Object.values(ready.bodies).reduce((n, b) => n + b.length, 0) + JSON.stringify(ready.headers).length + 256;
-    // For the fast path of a hit: until when the copy is fresh, and the request it was made for.
-    const freshUntil = Date.now() + (policy.maxAge() - policy.age()) * 1000;
-    return { ...ready, policy, size, refreshing: false, freshUntil, vary: varyOf(r.headers).map((v) => v.toLowerCase()), made: req.headers };
+    const entry = prepare(r);
+    entry.key = key;
+    entry.policy = policy;
+    entry.refreshing = false;
+    // For the fast path of a hit: until when the copy is fresh, and the headers it varies on.
+    entry.freshUntil = Date.now() + (policy.maxAge() - policy.age()) * 1000;
+    entry.vary = vary.map((v) => v.toLowerCase());
+    entry.made = made;
+    entry.size = sizeOf(entry, policyHeaders);
+    return entry;
   }
 
-  /** Renders `key` once for every concurrent miss and stores the answer when it may be stored. */
-  function fill(key, req) {
-    let p = inflight.get(key);
-    if (!p) {
-      p = render(req)
-        .then((rendered) => {
-          const entry = toEntry(req, rendered);
-          if (entry) store.set(key, entry, { ttl: entry.policy.timeToLive() });
-          else {
-            store.delete(key);
-            // Not storable: later requests for this key go straight to the app for a while ("hit for pass").
-            pass.set(key, true);
-          }
-          return { entry, rendered };
-        })
-        .finally(() => inflight.delete(key));
-      inflight.set(key, p);
-    }
+  /** Shares a render under way for `key` with concurrent misses, and stores its answer when it may be stored. */
+  function share(key, req, rendering) {
+    const p = rendering
+      .then((rendered) => {
+        const entry = rendered && toEntry(key, req, rendered);
+        if (entry) store.set(key, entry, { ttl: /** @type {CachePolicy} */ (entry.policy).timeToLive() });
+        else if (rendered) {
+          store.delete(key);
+          // Not storable: later requests for this key go straight to the app for a while ("hit for pass").
+          pass.set(key, true);
+        }
+        return { entry, rendered };
+      })
+      .finally(() => inflight.delete(key));
+    inflight.set(key, p);
     return p;
   }
 
-  /** A miss: the shared render when it may serve this request, else this request's own answer. */
+  /**
+   * A miss. The first one of a key renders straight into its client's response and is shared; a
+   * concurrent one is served the shared answer when it may serve this request, else renders its own.
+   */
   async function miss(key, req, res) {
-    const leader = !inflight.has(key);
-    const { entry, rendered } = await fill(key, req);
-    if (entry && entry.policy.satisfiesWithoutRevalidation(asGet(req))) return send(req, res, entry, 'MISS');
+    const shared = inflight.get(key);
+    if (!shared && req.method === 'GET') {
+      await share(key, req, renderInto(req, res));
+      return;
+    }
+    const { entry, rendered } = await (shared ?? share(key, req, render(req)));
+    if (entry && entry.policy?.satisfiesWithoutRevalidation(asGet(req))) return send(req, res, entry, 'MISS');
     // What may not be stored may not be shared either (it may be personal): a waiter renders its own.
-    send(req, res, prepare(leader ? rendered : await render(req), false), 'MISS');
+    if (!shared && rendered) return send(req, res, prepare(rendered), 'MISS');
+    await renderInto(req, res);
+  }
+
+  /** Serves `answer`, compressing the variant this client needs first if no client asked for it before. */
+  function send(req, res, answer, state) {
+    const enc = answer.compress ? encodingOf(req) : 'identity';
+    if (!answer.bodies[enc]) {
+      answer.bodies[enc] = own(encode(enc, /** @type {Buffer} */ (answer.bodies.identity)));
+      answer.lines[enc] = linesOf(answer.headers, /** @type {Buffer} */ (answer.bodies[enc]), enc);
+      // A stored entry grows by its new variant: the store weighs it again (and may let others go).
+      // The store re-weighs only a new value, so the entry goes back as a copy sharing its parts.
+      const stored = answer.key ? store.peek(answer.key) : undefined;
+      if (stored?.bodies === answer.bodies && stored.size !== undefined) {
+        store.set(/** @type {string} */ (answer.key), { ...stored, size: stored.size + variantBytes(stored, enc) }, { noUpdateTTL: true });
+      }
+    }
+    write(req, res, answer, enc, state);
   }
 
   /** @type {Handler & { bytes?: () => number }} */
   const handler = (req, res) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url)) return app(req, res);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url)) return direct(req, res);
     const key = cacheKey(req);
     const entry = store.get(key);
     if (entry && plainHit(entry, req)) return send(req, res, entry, 'HIT');
-    const verdict = entry?.policy.evaluateRequest(asGet(req));
+    const verdict = entry?.policy?.evaluateRequest(asGet(req));
     if (entry && verdict?.response) {
-      if (verdict.revalidation && !entry.refreshing) {
+      if (verdict.revalidation && !entry.refreshing && !inflight.has(key)) {
         // Past its lifetime, within stale-while-revalidate: one background render refreshes it.
         entry.refreshing = true;
-        fill(key, req).catch((err) => {
+        share(key, req, render(req)).catch((err) => {
           entry.refreshing = false;
           console.warn(`[cache] refresh of ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
         });
       }
       return send(req, res, entry, verdict.revalidation ? 'STALE' : 'HIT');
     }
-    if (!entry && pass.get(key)) return app(req, res);
+    if (!entry && pass.get(key)) return direct(req, res);
     miss(key, req, res).catch((err) => {
       console.warn(`[cache] render of ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) app(req, res);
+      if (!res.headersSent) direct(req, res);
     });
   };
   /** Bytes held, for tests and monitoring. */
   handler.bytes = () => store.calculatedSize;
   return handler;
+}
+
+/**
+ * Installs a tap on `res`, inside the compression layer: the app's status, headers and identity
+ * bytes are copied as they go by (once headers are set, `X-Cache: MISS` and `Age: 0` join them),
+ * and `done` gets the copy when the app ends the response, or null if it never does.
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} limit bodies larger than this are not kept
+ * @param {(r: Rendered | null) => void} done
+ */
+function tap(res, limit, done) {
+  const { writeHead, write, end } = res;
+  /** @type {{ status: number, headers: Record<string, any> } | null} */
+  let head = null;
+  /** @type {Buffer[] | null} */
+  let chunks = [];
+  let length = 0;
+  let finished = false;
+  const begin = (/** @type {number} */ status, /** @type {any} */ given) => {
+    if (head) return;
+    head = { status, headers: { ...res.getHeaders(), ...headerObject(given) } };
+    if (!res.headersSent) {
+      res.setHeader('x-cache', 'MISS');
+      res.setHeader('age', '0');
+    }
+  };
+  const keep = (/** @type {any} */ chunk, /** @type {any} */ encoding) => {
+    if (!chunks || chunk == null || typeof chunk === 'function') return;
+    const b = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    length += b.length;
+    if (length > limit) chunks = null;
+    else chunks.push(b);
+  };
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    res.writeHead = writeHead;
+    res.write = write;
+    res.end = end;
+    done(head && chunks ? { status: head.status, headers: head.headers, body: concat(chunks, length) } : null);
+  };
+  res.writeHead = /** @type {any} */ (
+    function (/** @type {number} */ status, /** @type {any} */ reason, /** @type {any} */ given) {
+      begin(status, typeof reason === 'string' ? given : reason);
+      return writeHead.apply(this, /** @type {any} */ (arguments));
+    }
+  );
+  res.write = /** @type {any} */ (
+    function (/** @type {any} */ chunk, /** @type {any} */ encoding) {
+      begin(res.statusCode, undefined);
+      keep(chunk, encoding);
+      return write.apply(this, /** @type {any} */ (arguments));
+    }
+  );
+  res.end = /** @type {any} */ (
+    function (/** @type {any} */ chunk, /** @type {any} */ encoding) {
+      begin(res.statusCode, undefined);
+      keep(chunk, encoding);
+      const out = end.apply(this, /** @type {any} */ (arguments));
+      finish();
+      return out;
+    }
+  );
+  res.once('close', () => {
+    if (finished) return;
+    chunks = null;
+    finish();
+  });
+}
+
+/** Headers given to writeHead (an object or a flat [name, value, ...] list) as a lower-case object. */
+function headerObject(given) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  if (Array.isArray(given)) {
+    const pairs = Array.isArray(given[0]) ? given : Array.from({ length: given.length / 2 }, (_, i) => [given[2 * i], given[2 * i + 1]]);
+    for (const [name, value] of pairs) {
+      const k = String(name).toLowerCase();
+      out[k] = k in out ? [out[k], value].flat() : value;
+    }
+  } else if (given) for (const [name, value] of Object.entries(given)) if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Headers and identity body of a rendered answer, ready to serve; other encodings are made on demand. @returns {Answer} */
+function prepare(r) {
+  /** @type {Record<string, string | string[]>} */
+  const headers = {};
+  for (const [name, value] of Object.entries(r.headers))
+    if (!NOT_STORED.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.map(String) : String(value);
+  const compress = r.body.length >= COMPRESS_THRESHOLD && compressible(String(r.headers['content-type'] ?? '')) === true;
+  const vary = varyOf(r.headers);
+  if (compress) vary.push('Accept-Encoding');
+  if (vary.length) headers.vary = vary.join(', ');
+  else delete headers.vary;
+  // Each variant's header lines, flat ([name, value, ...]) as writeHead takes them, made once.
+  return { status: r.status, headers, compress, bodies: { identity: r.body }, lines: { identity: linesOf(headers, r.body, 'identity') } };
+}
+
+function linesOf(headers, body, enc) {
+  return [...flat(headers), 'content-length', String(body.length), ...(enc === 'identity' ? [] : ['content-encoding', enc])];
+}
+
+/**
+ * What an entry keeps alive, in bytes: its bodies, its header strings and arrays, its policy and the
+ * store's slot for its key. Counted high rather than low: strings as two bytes a character.
+ * @param {Answer} entry
+ * @param {Record<string, string>} policyHeaders
+ */
+function sizeOf(entry, policyHeaders) {
+  let n = ENTRY_BYTES + SLOT_BYTES + str(/** @type {string} */ (entry.key));
+  for (const [name, value] of Object.entries(entry.headers)) n += SLOT + str(name) + [value].flat().reduce((m, v) => m + SLOT + str(v), 0);
+  for (const [name, value] of Object.entries(policyHeaders)) n += SLOT + str(name) + str(value);
+  for (const [name, value] of Object.entries(entry.made ?? {})) n += SLOT + str(name) + [value ?? ''].flat().reduce((m, v) => m + str(v), 0);
+  for (const enc of Object.keys(entry.bodies)) n += variantBytes(entry, /** @type {'identity'} */ (enc));
+  return n;
+}
+
+/** One variant's body and header lines (the lines share the header strings, counted once above). */
+function variantBytes(entry, enc) {
+  return BUFFER_BYTES + /** @type {Buffer} */ (entry.bodies[enc]).length + SLOT * (entry.lines[enc].length + 4) + 2 * STRING_BYTES;
+}
+
+function str(s) {
+  return STRING_BYTES + 2 * s.length;
+}
+
+/** The named headers of a request, those it has. */
+function pick(headers, names) {
+  /** @type {Record<string, string | string[] | undefined>} */
+  const out = {};
+  for (const name of names) if (headers[name] !== undefined) out[name] = headers[name];
+  return out;
+}
+
+/**
+ * Chunks as one Buffer of its own. Buffer.concat and zlib hand out slices of shared or oversized
+ * memory (a small Buffer from the 8 KB pool keeps the whole pool alive, a zlib result keeps its
+ * 16 KB output buffer), which a long-lived entry must not hold.
+ * @param {Buffer[]} chunks
+ * @param {number} length
+ */
+function concat(chunks, length) {
+  const out = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  for (const c of chunks) at += c.copy(out, at);
+  return out;
+}
+
+/** @param {Buffer} b */
+function own(b) {
+  return b.byteOffset === 0 && b.buffer.byteLength === b.length ? b : concat([b], b.length);
 }
 
 /**
@@ -227,19 +441,15 @@ function encodingOf(req) {
 }
 
 /**
- * Writes a stored or rendered answer in the encoding the client prefers; HEAD gets the headers only.
+ * Writes an answer's variant `enc`; HEAD gets the headers only.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
+ * @param {Answer} answer
+ * @param {string} enc
+ * @param {string} state
  */
-function send(req, res, answer, state) {
-  const enc = answer.compress ? encodingOf(req) : 'identity';
-  let body = answer.bodies[enc];
-  if (!body) {
-    // An answer that is not stored is compressed here, for this client only.
-    body = answer.bodies[enc] = encode(enc, answer.bodies.identity);
-    answer.lines[enc] = [...flat(answer.headers), 'content-length', String(body.length), 'content-encoding', enc];
-  }
+function write(req, res, answer, enc, state) {
   const age = answer.policy ? String(Math.floor(answer.policy.age())) : '0';
   res.writeHead(answer.status, [...answer.lines[enc], 'x-cache', state, 'age', age]);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(req.method === 'HEAD' ? undefined : answer.bodies[enc]);
 }

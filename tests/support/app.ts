@@ -63,6 +63,11 @@ export class App {
     await this.boot();
   }
 
+  /** The server's process id (the benchmark reads its memory). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get(pathAndQuery: string, init?: RequestInit): Promise<Response> {
     return fetch(this.url + pathAndQuery, init);
   }

@@ -1,14 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import compression from 'compression';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { publicOrigin } from '../../lib/http/public-origin.mjs';
-import { cacheKey, responseCache } from '../../server/response-cache.mjs';
+import { cacheKey, responseCache, type Middleware } from '../../server/response-cache.mjs';
 
-// The response cache of `npm start` in front of a small app whose answers each test chooses, so
-// every caching rule is checked by what a client sees and by how often the app was asked.
+// The response cache of `npm start` in front of a small app whose answers each test chooses, with the
+// same compression layer as server.mjs, so every caching rule is checked by what a client sees and
+// by how often the app was asked.
 
-type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; until?: Promise<unknown> };
 
 /** A body large enough to be compressed (over 1 KB), different on every render. */
 const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
@@ -40,10 +44,12 @@ async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxB
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });
       res.end(a.body ?? big(path));
     };
-    if (a.delayMs) setTimeout(reply, a.delayMs);
+    if (a.until) void a.until.then(reply);
+    else if (a.delayMs) setTimeout(reply, a.delayMs);
     else reply();
   };
-  const cached = responseCache(app, { enabled: true, ...opts });
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  const cached = responseCache(app, { enabled: true, compress, ...opts });
   const server = http.createServer(cached);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -122,11 +128,16 @@ describe('hit and miss', () => {
   });
 
   it('concurrent misses of one key make one render, shared by all', async () => {
-    const { get, renders } = await setup(() => ({ headers: SHARED(60), delayMs: 100 }));
+    // The render ends only once all 50 have arrived (one arriving later would rightly be a hit).
+    let arrived = 0;
+    let allIn = () => {};
+    const until = new Promise<void>((r) => (allIn = r));
+    const { get, renders } = await setup(() => ({ headers: SHARED(60), until }));
+    servers.at(-1)!.on('request', () => ++arrived === 50 && allIn());
     const all = await Promise.all(Array.from({ length: 50 }, () => get('/slow')));
     expect(renders['/slow']).toBe(1);
     expect(new Set(all.map((r) => r.body.toString())).size).toBe(1);
-    expect(all.every((r) => r.status === 200 && r.headers['x-cache'] === 'MISS')).toBe(true);
+    expect(all.map((r) => `${r.status} ${r.headers['x-cache']}`)).toEqual(all.map(() => '200 MISS'));
   });
 
   it('a request that says no-cache is rendered again and refreshes the entry', async () => {
@@ -153,10 +164,13 @@ describe('one variant per encoding, compressed once', () => {
     expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true);
     expect(brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
     expect(br.body.length).toBeLessThan(identity.body.length);
-    for (const r of [identity, gzip, br]) {
+    // The first is the miss, served as the app serves it; the stored variants carry their length.
+    expect(identity.headers['x-cache']).toBe('MISS');
+    for (const r of [gzip, br, none]) {
+      expect(r.headers['x-cache']).toBe('HIT');
       expect(Number(r.headers['content-length'])).toBe(r.body.length);
-      expect(r.headers.vary).toBe('Accept-Encoding');
     }
+    for (const r of [identity, gzip, br, none]) expect(r.headers.vary).toBe('Accept-Encoding');
     expect(renders['/v']).toBe(1);
   });
 
@@ -186,7 +200,9 @@ describe('one variant per encoding, compressed once', () => {
 describe('HEAD', () => {
   it('is answered from the GET entry, headers only, with the length of the chosen variant', async () => {
     const { get, renders } = await setup(() => ({ headers: SHARED(60) }));
+    await get('/h');
     const full = await get('/h', { 'accept-encoding': 'br' });
+    expect(full.headers['x-cache']).toBe('HIT');
     const head = await get('/h', { 'accept-encoding': 'br' }, 'HEAD');
     expect(head.headers['x-cache']).toBe('HIT');
     expect(head.body.length).toBe(0);
@@ -206,13 +222,14 @@ describe('HEAD', () => {
 
 describe('lifetime', () => {
   it('past max-age, within stale-while-revalidate: the old copy at once, one background refresh', async () => {
-    const { get, renders } = await setup(() => ({ headers: SHARED(1, 3), delayMs: 50 }));
+    // The refresh outlasts the time the 10 stale requests take to arrive, even on a busy machine.
+    const { get, renders } = await setup(() => ({ headers: SHARED(1, 3), delayMs: 400 }));
     const first = await get('/swr');
-    await sleep(1200);
+    await sleep(1000);
     const stale = await Promise.all(Array.from({ length: 10 }, () => get('/swr')));
     expect(stale.every((r) => r.headers['x-cache'] === 'STALE' && r.body.equals(first.body))).toBe(true);
     await expect.poll(() => renders['/swr'], { timeout: 2000 }).toBe(2);
-    await sleep(100);
+    await sleep(600);
     expect(renders['/swr']).toBe(2);
     const refreshed = await get('/swr');
     expect(refreshed.headers['x-cache']).toBe('HIT');
@@ -327,6 +344,101 @@ describe('memory', () => {
     expect(cached.bytes!()).toBeGreaterThan(maxBytes / 2);
     expect((await get('/k?i=299')).headers['x-cache']).toBe('HIT');
     expect((await get('/k?i=0')).headers['x-cache']).toBe('MISS');
+  });
+
+  // The headers of a real spot answer, so an entry here weighs what one weighs in production.
+  const REAL = (i: number) => ({
+    ...SHARED(30),
+    'access-control-allow-origin': '*',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'content-security-policy': "frame-ancestors 'none'",
+    'x-data-state': 'fresh',
+    'x-updated-at': new Date(1_700_000_000_000 + i).toISOString(),
+    link: '<https://gold.example/api/openapi.json>; rel="service-desc"',
+  });
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  /** Heap and ArrayBuffer bytes in use once garbage is collected. */
+  const inUse = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await sleep(20);
+    }
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  /** Fills `n` keys, asking every other one in gzip and brotli as well, so entries hold one to three variants. */
+  const fill = async (get: (p: string, h?: Record<string, string>) => Promise<Raw>, n: number, prefix: string) => {
+    for (let i = 0; i < n; i++) {
+      await get(`/m?${prefix}=${i}`);
+      if (i % 2 === 0) {
+        await get(`/m?${prefix}=${i}`, { 'accept-encoding': 'gzip' });
+        await get(`/m?${prefix}=${i}`, { 'accept-encoding': 'br' });
+      }
+    }
+  };
+
+  it('accounting covers what an entry keeps alive: buffers, header arrays, policy, request headers', async () => {
+    let i = 0;
+    const { get, cached } = await setup(() => ({ headers: REAL(i++) }), { maxBytes: 2 ** 30 });
+    await fill(get, 100, 'warm');
+    const before = await inUse();
+    const counted = cached.bytes!();
+    await fill(get, 1500, 'k');
+    const held = (await inUse()) - before;
+    const accounted = cached.bytes!() - counted;
+    // Every byte the entries keep alive is counted; and the count is near what they hold, not a guess
+    // far above it that would leave the bound half used.
+    expect(accounted).toBeGreaterThanOrEqual(held);
+    expect(held).toBeGreaterThan(accounted * 0.5);
+  });
+
+  it('nothing outlives its eviction: the heap grows by no more than the bound, however many keys go through', async () => {
+    const maxBytes = 2 * 2 ** 20;
+    let i = 0;
+    const { get, cached } = await setup(() => ({ headers: REAL(i++) }), { maxBytes });
+    await fill(get, 100, 'warm');
+    const before = (await inUse()) - cached.bytes!();
+    // About six times the bound goes through the cache.
+    await fill(get, 2500, 'k');
+    expect(cached.bytes!()).toBeLessThanOrEqual(maxBytes);
+    expect((await inUse()) - before).toBeLessThanOrEqual(maxBytes * 1.25);
+  });
+
+  it('a variant is compressed only when a client first asks for it, and the entry is weighed again with it', async () => {
+    const { get, cached } = await setup(() => ({ headers: SHARED(60) }));
+    const miss = await get('/c', { 'accept-encoding': 'br' });
+    // The miss was compressed for its client by the compression layer, as without the cache.
+    expect(miss.headers['x-cache']).toBe('MISS');
+    expect(miss.headers['content-encoding']).toBe('br');
+    const identityOnly = cached.bytes!();
+    const br = await get('/c', { 'accept-encoding': 'br' });
+    expect(br.headers['x-cache']).toBe('HIT');
+    const withBr = cached.bytes!();
+    expect(withBr - identityOnly).toBeGreaterThanOrEqual(br.body.length);
+    await get('/c', { 'accept-encoding': 'br' });
+    expect(cached.bytes!()).toBe(withBr);
+    expect(brotliDecompressSync(br.body).equals(brotliDecompressSync(miss.body))).toBe(true);
+  });
+
+  it('a client gone before the app ends leaves nothing stored, and the next request renders', async () => {
+    let n = 0;
+    const { get, renders, cached } = await setup(() => ({ headers: SHARED(60), delayMs: ++n === 1 ? 500 : 0 }));
+    const server = servers.at(-1)!;
+    const seen = new Promise<void>((r) => server.once('request', () => r()));
+    const gone = http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/gone' });
+    gone.on('error', () => {});
+    await seen;
+    gone.destroy();
+    await sleep(700);
+    expect(cached.bytes!()).toBe(0);
+    const next = await get('/gone');
+    expect(next.status).toBe(200);
+    expect(next.headers['x-cache']).toBe('MISS');
+    expect(renders['/gone']).toBe(2);
+    expect(cached.bytes!()).toBeGreaterThan(0);
   });
 
   it('turned off, the app is served as it is', () => {
