@@ -2,6 +2,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { config } = await import('./lib/config');
+  // Open the store now, so an unusable DATA_DIR is named in the start-up log, not at the first request.
+  const { getStore } = await import('./lib/store');
+  getStore();
   if (config.warmFeeds()) {
     // Fetch every live feed now, not on the first request: a burst on a fresh instance then waits on
     // these single calls (or finds them done) instead of starting them under load.

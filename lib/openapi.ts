@@ -13,6 +13,7 @@ import { components } from './schemas/components';
 import { Reserves } from './schemas/reserves';
 import { API_VERSION, VERSION } from './version';
 import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from './http/cache';
+import { unwrap } from './schemas/query-fields';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -146,6 +147,21 @@ export const OPERATIONS: Operation[] = [
 
 type Json = Record<string, unknown>;
 
+// Nested objects get names too, so a generated client has a type for each (named here, not in the
+// schema files: those stay plain shapes).
+const NESTED: [z.ZodType, string][] = [
+  [Spot.shape.xau, 'GoldPrice'],
+  [Spot.shape.karats, 'KaratPrices'],
+  [Spot.shape.sources.element, 'GoldSource'],
+  [unwrap(Spot.shape.debug), 'SpotDebug'],
+  [Intraday.shape.points.element, 'IntradayPoint'],
+  [History.shape.points.element, 'HistoryDay'],
+  [History.shape.ranges, 'HistoryRanges'],
+  [History.shape.ranges.shape.day, 'PriceRange'],
+  [Chart.shape.points.element, 'ChartBar'],
+];
+for (const [schema, id] of NESTED) if (!components.has(schema)) components.add(schema, { id });
+
 /** zod → JSON Schema for OpenAPI 3.1: named schemas by reference to the components, no draft headers. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
   const id = components.get(schema)?.id;
@@ -173,18 +189,48 @@ function componentSchemas(): Json {
   return clean(all.schemas);
 }
 
+/** `^(?:[oO][zZ]|…)?$`: the values in any letter case, or empty. */
+function anyCase(values: readonly string[]): string {
+  const letters = (v: string) =>
+    [...v]
+      .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+  return `^(?:${values.map(letters).join('|')})?$`;
+}
+
+const EMPTY = 'An empty value (`name=`) is the same as leaving the parameter out.';
+
+/**
+ * The query parameters as a request may spell them, which is wider than the parsed values: REST reads
+ * list values case-insensitively (`unit=OZ` is `oz`) and treats an empty value as absent
+ * (lib/http/query.ts). The canonical values come first, so generated clients still offer them.
+ */
 function parameters(query: z.ZodObject | undefined): Json[] {
   if (!query) return [];
   return Object.entries(query.shape).map(([name, field]) => {
     const f = field as z.ZodType;
-    const schema = jsonSchema(f, 'input');
+    const parsed = jsonSchema(f, 'input');
     const meta = (f.meta() ?? {}) as { description?: string; examples?: unknown[] };
+    const { default: dflt, examples, description, ...rest } = parsed as Json & { enum?: string[]; const?: string; type?: string };
+    const base = unwrap(f);
+    let schema: Json;
+    let rule = EMPTY.replace('name', name);
+    if (base instanceof z.ZodEnum) {
+      schema = { anyOf: [rest, { type: 'string', pattern: anyCase(rest.enum ?? []), description: 'The same values in any letter case, or empty' }] };
+      rule = `Case-insensitive: any letter case is read as lower case. ${rule}`;
+    } else if (base instanceof z.ZodLiteral) {
+      schema = { type: 'string', enum: [rest.const, ''] };
+    } else if (rest.type === 'string') {
+      schema = rest;
+    } else {
+      schema = { anyOf: [rest, { type: 'string', const: '', description: 'Empty: the default' }] };
+    }
     return {
       name,
       in: 'query',
       required: !f.safeParse(undefined).success,
-      description: meta.description ?? schema.description,
-      schema: { ...schema, description: undefined },
+      description: `${meta.description ?? description ?? ''}. ${rule}`.replace(/^\. /, ''),
+      schema: { ...schema, ...(dflt !== undefined ? { default: dflt } : {}), ...(examples ? { examples } : {}) },
       ...(meta.examples?.length ? { example: meta.examples[0] } : {}),
     };
   });
@@ -236,18 +282,22 @@ export function openApiDocument(origin: string): Json {
       headers['X-Updated-At'] = { description: 'CSV only: when the answer was generated (ISO 8601)', schema: { type: 'string' } };
     }
     const responses: Json = { 200: { description: op.ok.description, headers, content } };
+    // HEAD answers as GET would, headers only.
+    const headResponses: Json = { 200: { description: `${op.ok.description}: headers only`, headers } };
     for (const [status, description] of Object.entries(op.errors)) {
-      // `Error` is the id of ErrorBody in lib/schemas/common.ts, registered with every other named schema.
-      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+      headResponses[status] = { description: `${description}: headers only` };
     }
+    const params = parameters(op.query);
     paths[op.path] = {
-      get: {
-        operationId: op.operationId,
-        summary: op.summary,
-        description: op.description,
+      get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: params, responses },
+      head: {
+        operationId: op.operationId.replace(/^get/, 'head'),
+        summary: `${op.summary} (headers only)`,
+        description: `The headers \`GET ${op.path}\` would send, with no body: status, caching and content type.`,
         tags: [op.tag],
-        parameters: parameters(op.query),
-        responses,
+        parameters: params,
+        responses: headResponses,
       },
     };
   }
@@ -263,9 +313,16 @@ export function openApiDocument(origin: string): Json {
         'carries `data_state` and `updated_at`. Prices are indicative mid-market reference rates, not tradable quotes. ' +
         `Service build ${VERSION}.`,
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Gold API', url: `${origin}/docs` },
     },
     servers: [{ url: origin }],
-    tags: [{ name: 'Prices' }, { name: 'Series' }, { name: 'Reference' }],
+    // No key, no account: no operation needs authentication.
+    security: [],
+    tags: [
+      { name: 'Prices', description: 'Live spot gold and silver in any currency and unit' },
+      { name: 'Series', description: 'Time series: the recorded intraday samples, daily history and OHLCV bars' },
+      { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country' },
+    ],
     paths,
     components: { schemas: componentSchemas() },
   };

@@ -7,12 +7,12 @@ import type { WidgetName } from './kinds';
 import type { Theme } from './options';
 
 // The page shell every widget shares: server-rendered HTML with the figures already in it, a
-// small stylesheet, the widget's configuration as JSON, and its own script (no framework runtime).
+// small stylesheet (colours meet WCAG AA contrast in both themes: text 4.5:1, control borders 3:1), the widget's configuration as JSON, and its own script (no framework runtime).
 
 const CSS = `
-:root{--bg:#fffdf7;--fg:#1d1a12;--muted:#6b6455;--line:#e8e1cf;--gold:#a87b00;--up:#137a3a;--down:#b3261e;--warn-bg:#fff3cd;--warn-fg:#6b4e00;--field:#fff}
-[data-theme=dark]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17}
-@media (prefers-color-scheme:dark){[data-theme=auto]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17}}
+:root{--bg:#fffdf7;--fg:#1d1a12;--muted:#6b6455;--line:#e8e1cf;--gold:#8a6500;--up:#137a3a;--down:#b3261e;--warn-bg:#fff3cd;--warn-fg:#6b4e00;--field:#fff;--ctl:#8a8270}
+[data-theme=dark]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17;--ctl:#7a735f}
+@media (prefers-color-scheme:dark){[data-theme=auto]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17;--ctl:#7a735f}}
 *{box-sizing:border-box}[hidden]{display:none!important}html,body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .w{padding:12px 14px;border:1px solid var(--line);border-radius:10px}
 .h{display:flex;justify-content:space-between;align-items:baseline;gap:8px;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
@@ -24,7 +24,7 @@ const CSS = `
 .foot{display:flex;justify-content:space-between;gap:8px;margin-top:8px;color:var(--muted);font-size:12px}
 a{color:var(--gold)}
 label{display:block;color:var(--muted);font-size:12px;margin:6px 0 2px}
-input,select,button{font:inherit;color:var(--fg);background:var(--field);border:1px solid var(--line);border-radius:6px;padding:6px 8px}
+input,select,button{font:inherit;color:var(--fg);background:var(--field);border:1px solid var(--ctl);border-radius:6px;padding:6px 8px}
 input:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:2px solid var(--gold);outline-offset:1px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
@@ -52,6 +52,8 @@ export function widgetPage(p: PageInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex">
+<meta name="description" content="${p.title}">
 <link rel="icon" href="data:,">
 <title>${p.title}</title>
 <style>${new SafeHtml(CSS + (p.css ?? ''))}</style>

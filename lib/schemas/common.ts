@@ -31,5 +31,5 @@ export const ErrorBody = z
     updated_at: Timestamp,
   })
   .meta({ description: 'Every REST error' })
-  .register(components, { id: 'Error' });
+  .register(components, { id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

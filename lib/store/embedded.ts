@@ -1,25 +1,59 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import type { Point, Store } from './types';
+import type { DatabaseSync } from 'node:sqlite';
+import { MemoryCounters } from './memory-counters';
+import { StoreDownError, type Point, type Store, type StoreHealth } from './types';
 
 // SQLite in WAL mode, through Node's own `node:sqlite` (no native addon to build or match to the
 // runtime): every write is a transaction, so a crash never leaves a half-written value, and several
 // processes on one DATA_DIR share it safely (busy_timeout waits for locks). Series rows are keyed by
 // (series, t), so a window query reads only that window.
+//
+// A store that cannot be used never takes a response down, as with KV: a DATA_DIR that cannot hold
+// the file (not a folder, read-only, no `node:sqlite` in this Node) is named once at open, and the
+// store then runs on memory alone; a read or write that fails later (full disk, I/O error) is logged
+// once, becomes StoreDownError (callers treat the value as absent), and claims and counters fall
+// back to this instance's memory until the file answers again.
+
+type Sqlite = typeof import('node:sqlite');
+
+function openDatabase(dir: string): DatabaseSync {
+  // Looked up at run time, so a Node without the module degrades instead of failing to load this file.
+  const sqlite = process.getBuiltinModule('node:sqlite') as Sqlite | undefined;
+  if (!sqlite) throw new Error(`this Node (${process.version}) has no node:sqlite`);
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new sqlite.DatabaseSync(path.join(dir, 'store.sqlite'));
+  try {
+    db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA busy_timeout = 5000;
+      CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
+      CREATE TABLE IF NOT EXISTS points (series TEXT NOT NULL, t INTEGER NOT NULL, p REAL NOT NULL,
+        PRIMARY KEY (series, t)) WITHOUT ROWID;
+    `);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
 
 export function openEmbeddedStore(dir: string): Store {
-  fs.mkdirSync(dir, { recursive: true });
-  const db = new DatabaseSync(path.join(dir, 'store.sqlite'));
-  db.exec(`
-    PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = NORMAL;
-    PRAGMA busy_timeout = 5000;
-    CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
-    CREATE TABLE IF NOT EXISTS points (series TEXT NOT NULL, t INTEGER NOT NULL, p REAL NOT NULL,
-      PRIMARY KEY (series, t)) WITHOUT ROWID;
-  `);
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(dir);
+  } catch (err) {
+    const reason = reasonOf(err);
+    console.warn(
+      `[store] DATA_DIR ${JSON.stringify(path.resolve(dir))} cannot hold the store (${reason}): answering from memory and the upstreams; nothing is kept across restarts. Point DATA_DIR at a writable folder.`,
+    );
+    return new MemoryOnlyStore(reason);
+  }
+  return sqliteStore(db, path.resolve(dir));
+}
 
+function sqliteStore(db: DatabaseSync, dir: string): Store {
   const now = () => Date.now();
   const expiry = (ttl?: number) => (ttl ? now() + ttl * 1000 : null);
   const q = {
@@ -45,7 +79,12 @@ export function openEmbeddedStore(dir: string): Store {
       db.exec('COMMIT');
       return result;
     } catch (err) {
-      db.exec('ROLLBACK');
+      // SQLite may have rolled back already (a full disk does); the first error is the one to report.
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        /* no transaction left */
+      }
       throw err;
     }
   };
@@ -59,42 +98,142 @@ export function openEmbeddedStore(dir: string): Store {
     q.sweep.run(sweptAt);
   };
 
+  // Failures of the file: the first one of an outage is logged, the next success ends it.
+  const fallback = new MemoryCounters();
+  let downSince: number | null = null;
+  let downReason: string | null = null;
+  const guard = <R>(what: string, fn: () => R): R => {
+    let result: R;
+    try {
+      result = fn();
+    } catch (err) {
+      const reason = reasonOf(err);
+      if (downSince === null) {
+        downSince = Date.now();
+        downReason = reason;
+        console.warn(
+          `[store] the store in ${JSON.stringify(dir)} failed (${what}: ${reason}): answering from memory and the upstreams; claims and rate-limit counters are per instance until it works again`,
+        );
+      }
+      throw new StoreDownError(what, reason);
+    }
+    if (downSince !== null) {
+      console.warn(`[store] the store in ${JSON.stringify(dir)} works again after ${((Date.now() - downSince) / 1000).toFixed(1)} s`);
+      downSince = null;
+      downReason = null;
+      fallback.clear();
+    }
+    return result;
+  };
+  const orMemory = <R>(fn: () => R, memory: () => R): R => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof StoreDownError)) throw err;
+      return memory();
+    }
+  };
+
   return {
     kind: 'embedded',
     async get<T>(key: string) {
-      const v = value(key);
+      const v = guard('get', () => value(key));
       return v === undefined ? null : (JSON.parse(v) as T);
     },
     async set(key, v, ttlSeconds) {
-      q.set.run(key, JSON.stringify(v), expiry(ttlSeconds));
+      const json = JSON.stringify(v);
+      guard('set', () => q.set.run(key, json, expiry(ttlSeconds)));
     },
     async claim(key, ttlSeconds) {
-      sweep();
-      return immediate(() => {
-        q.purge.run(key, now());
-        return q.insertNew.run(key, '1', expiry(ttlSeconds)).changes === 1;
-      });
+      return orMemory(
+        () =>
+          guard('claim', () => {
+            sweep();
+            return immediate(() => {
+              q.purge.run(key, now());
+              return q.insertNew.run(key, '1', expiry(ttlSeconds)).changes === 1;
+            });
+          }),
+        () => fallback.claim(key, ttlSeconds),
+      );
     },
     async incr(key, ttlSeconds) {
-      sweep();
-      return immediate(() => {
-        q.purge.run(key, now());
-        if (q.insertNew.run(key, '1', expiry(ttlSeconds)).changes === 1) return 1;
-        q.bump.run(key);
-        return Number(value(key) ?? 1);
-      });
+      return orMemory(
+        () =>
+          guard('incr', () => {
+            sweep();
+            return immediate(() => {
+              q.purge.run(key, now());
+              if (q.insertNew.run(key, '1', expiry(ttlSeconds)).changes === 1) return 1;
+              q.bump.run(key);
+              return Number(value(key) ?? 1);
+            });
+          }),
+        () => fallback.incr(key, ttlSeconds),
+      );
     },
     async addPoint(series, point) {
-      q.addPoint.run(series, Math.trunc(point.t), point.p);
+      guard('addPoint', () => q.addPoint.run(series, Math.trunc(point.t), point.p));
     },
     async range(series, from, to) {
-      return q.range.all(series, from, to) as unknown as Point[];
+      return guard('range', () => q.range.all(series, from, to) as unknown as Point[]);
     },
     async trim(series, before) {
-      return Number(q.trim.run(series, before).changes);
+      return guard('trim', () => Number(q.trim.run(series, before).changes));
+    },
+    health(): StoreHealth {
+      return { degraded: downSince !== null, since: downSince, reason: downReason };
     },
     async close() {
+      fallback.clear();
       db.close();
     },
   };
+}
+
+/** The store when DATA_DIR cannot hold one: nothing is kept; claims and counters live in this instance. */
+class MemoryOnlyStore implements Store {
+  readonly kind = 'embedded' as const;
+  private readonly counters = new MemoryCounters();
+  private readonly since = Date.now();
+
+  constructor(private readonly reason: string) {}
+
+  private down(what: string): never {
+    throw new StoreDownError(what, this.reason);
+  }
+  async get<T>(): Promise<T | null> {
+    return this.down('get');
+  }
+  async set(): Promise<void> {
+    this.down('set');
+  }
+  async claim(key: string, ttlSeconds: number) {
+    return this.counters.claim(key, ttlSeconds);
+  }
+  async incr(key: string, ttlSeconds: number) {
+    return this.counters.incr(key, ttlSeconds);
+  }
+  async addPoint(): Promise<void> {
+    this.down('addPoint');
+  }
+  async range(): Promise<Point[]> {
+    return this.down('range');
+  }
+  async trim(): Promise<number> {
+    return this.down('trim');
+  }
+  health(): StoreHealth {
+    return { degraded: true, since: this.since, reason: this.reason };
+  }
+  async close() {
+    this.counters.clear();
+  }
+}
+
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: string }).code;
+  const text = code && !err.message.includes(code) ? `${code}: ${err.message}` : err.message;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -8,22 +8,26 @@ export { StoreDownError } from './types';
 
 // One store per process, opened on first use: Vercel KV / Upstash Redis when KV_REST_API_URL and
 // KV_REST_API_TOKEN are set (shared by every instance), else the embedded SQLite file in DATA_DIR.
-let store: Store | null = null;
+// Neither throws: a store that cannot be used runs degraded (logged once) and the service answers from memory.
+// The instance lives on globalThis: Next bundles instrumentation.ts apart from the routes, and each
+// bundle has its own copy of this module, yet the process must open (and report) its store once.
+const SLOT = Symbol.for('goldapi.store');
+const slot = globalThis as { [SLOT]?: Store };
 
 export function getStore(): Store {
-  if (!store) {
+  if (!slot[SLOT]) {
     const kv = config.kv();
-    store = kv ? openKvStore({ ...kv, prefix: config.kvPrefix(), timeoutMs: config.kvTimeoutMs() }) : openEmbeddedStore(config.dataDir());
+    slot[SLOT] = kv ? openKvStore({ ...kv, prefix: config.kvPrefix(), timeoutMs: config.kvTimeoutMs() }) : openEmbeddedStore(config.dataDir());
   }
-  return store;
+  return slot[SLOT];
 }
 
-/** The store as debug output names it: `embedded`, `kv`, or `kv-degraded` while KV is unreachable. */
-export function storeStatus(): { store: 'embedded' | 'kv' | 'kv-degraded'; store_degraded_since: string | null } {
+/** The store as debug output names it: `embedded` or `kv`, with `-degraded` while it cannot be used. */
+export function storeStatus(): { store: 'embedded' | 'embedded-degraded' | 'kv' | 'kv-degraded'; store_degraded_since: string | null } {
   const s = getStore();
   const h = s.health?.();
-  if (s.kind === 'kv' && h?.degraded) {
-    return { store: 'kv-degraded', store_degraded_since: h.since === null ? null : new Date(h.since).toISOString() };
+  if (h?.degraded) {
+    return { store: `${s.kind}-degraded`, store_degraded_since: h.since === null ? null : new Date(h.since).toISOString() };
   }
   return { store: s.kind, store_degraded_since: null };
 }

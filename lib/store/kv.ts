@@ -1,4 +1,5 @@
 import { Redis } from '@upstash/redis';
+import { MemoryCounters } from './memory-counters';
 import { StoreDownError, type Point, type Store, type StoreHealth } from './types';
 
 // The distributed store: Vercel KV / Upstash Redis over its REST protocol, shared by every
@@ -217,37 +218,4 @@ function withDeadline<R>(p: Promise<R>, ms: number): Promise<R> {
     timer = setTimeout(() => reject(new DeadlineError(`no answer within ${ms} ms`)), ms + 50);
   });
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Claims and counters of this instance alone, used only while KV is unreachable. */
-class MemoryCounters {
-  private entries = new Map<string, { n: number; expires: number }>();
-
-  claim(key: string, ttlS: number): boolean {
-    if (this.live(key)) return false;
-    this.entries.set(key, { n: 1, expires: Date.now() + ttlS * 1000 });
-    return true;
-  }
-
-  incr(key: string, ttlS: number): number {
-    const e = this.live(key);
-    if (e) return ++e.n;
-    this.entries.set(key, { n: 1, expires: Date.now() + ttlS * 1000 });
-    return 1;
-  }
-
-  clear() {
-    this.entries.clear();
-  }
-
-  private live(key: string) {
-    const now = Date.now();
-    if (this.entries.size > 10_000) for (const [k, e] of this.entries) if (e.expires <= now) this.entries.delete(k);
-    const e = this.entries.get(key);
-    if (e && e.expires <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e;
-  }
 }

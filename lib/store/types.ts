@@ -43,6 +43,12 @@ export interface StoreHealth {
  * backend has already logged the outage once; callers treat the value as absent and need not log.
  */
 export class StoreDownError extends Error {
+  // Known by name: Next bundles instrumentation.ts apart from the routes, each with its own copy of
+  // this class, and the one store of the process may have been opened from either.
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return x instanceof Error && x.name === 'StoreDownError';
+  }
+
   constructor(what: string, reason: string) {
     super(`store unavailable (${what}): ${reason}`);
     this.name = 'StoreDownError';

@@ -68,7 +68,8 @@ describe('landing chart', () => {
       const page = await browser.newPage();
       await page.goto(app.url);
       const panel = page.locator('figure [role="status"]');
-      await expect.poll(() => panel.count()).toBe(1);
+      // The panel loads its data once it is about to be seen, after the page has painted.
+      await expect.poll(() => panel.count(), { timeout: 15_000 }).toBe(1);
       expect(await panel.textContent()).toBe(`History unavailable${history.body.error}`);
       expect(await page.locator('figure canvas').count()).toBe(0);
       await page.close();
@@ -81,11 +82,12 @@ describe('landing chart', () => {
   it('draws the daily closes when history is there', async () => {
     const fake = await FakeUpstream.start();
     fake.onChart(realChartHandler());
-    const app = await App.start({ env: fake.env() });
+    // The 5-year body takes a loaded machine longer than the tests' usual upstream timeout.
+    const app = await App.start({ env: { ...fake.env(), UPSTREAM_TIMEOUT_MS: '10000' } });
     try {
       const page = await browser.newPage();
       await page.goto(app.url);
-      await page.waitForSelector('figure canvas');
+      await page.waitForSelector('figure canvas', { timeout: 60_000 });
       expect(await page.locator('figure [role="status"]').count()).toBe(0);
       await page.close();
     } finally {

@@ -118,9 +118,16 @@ describe('REST handlers answer the documented 400s', () => {
 
 /** Every enum among the OpenAPI parameters of the REST operations, by operation and name. */
 function openApiEnums(): Map<string, string[]> {
-  const doc = openApiDocument('http://t') as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+  type Schema = { enum?: string[]; anyOf?: Schema[] };
+  const doc = openApiDocument('http://t') as { paths: Record<string, { get: { parameters: { name: string; schema: Schema }[] } }> };
   const out = new Map<string, string[]>();
-  for (const op of OPERATIONS) for (const p of doc.paths[op.path].get.parameters) if (p.schema.enum) out.set(`${op.path} ${p.name}`, p.schema.enum);
+  for (const op of OPERATIONS) {
+    for (const p of doc.paths[op.path].get.parameters) {
+      // The canonical values come first; the other branch spells them in any letter case.
+      const values = (p.schema.anyOf?.[0]?.enum ?? p.schema.enum)?.filter((v) => v !== '');
+      if (values) out.set(`${op.path} ${p.name}`, values);
+    }
+  }
   return out;
 }
 
@@ -143,7 +150,9 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
         const reachable = CHART_RANGES.find((r) => !reachProblem(r, v as (typeof CHART_INTERVALS)[number]));
         const extra = path === '/api/v1/chart' && name === 'interval' ? `&range=${reachable}` : '';
         expect(() => parseQuery(schema, url(`${name}=${v}${extra}`)), key).not.toThrow();
+        expect(() => parseQuery(schema, url(`${name}=${v.toUpperCase()}${extra}`)), key).not.toThrow();
       }
+      expect(() => parseQuery(schema, url(`${name}=`)), key).not.toThrow();
       expect(() => parseQuery(schema, url(`${name}=not-a-value`)), key).toThrow(ApiError);
     }
   });

@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, openApiDocument } from '@/lib/openapi';
 import pkg from '../../package.json';
@@ -20,6 +21,54 @@ describe('OpenAPI document', () => {
     for (const op of OPERATIONS) {
       expect(op.ok.example, op.path).toBeTruthy();
       checkContract(op.path, 200, op.ok.example);
+    }
+  });
+});
+
+describe('OpenAPI document: what a request may send, as validators read it', () => {
+  const doc = openApiDocument('https://example.test') as any;
+  const ajv = new Ajv2020({ strict: false });
+  const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+  const accepts = (path: string, name: string, value: unknown) => ajv.validate(param(path, name).schema, value);
+
+  it('list values in any letter case, and empty values, as REST reads them; other values refused', () => {
+    for (const [path, name, ok, bad] of [
+      ['/api/v1/spot', 'unit', ['oz', 'OZ', 'Gram', 'KG', ''], ['stone', 'o z', 'ozz']],
+      ['/api/v1/intraday', 'symbol', ['xau', 'XAU', 'xAg', ''], ['gold']],
+      ['/api/v1/chart', 'interval', ['1d', '1D', '1wk', '1WK', ''], ['1x', '1d ']],
+      ['/api/v1/history', 'format', ['csv', 'CSV', 'Json', ''], ['xml']],
+      ['/api/v1/spot', 'compact', ['1', ''], ['0', 'yes']],
+      ['/api/v1/intraday', 'hours', [1, 48, ''], [0, 49, 'six']],
+      ['/api/v1/spot', 'currency', ['EUR', 'eur', ''], []],
+    ] as [string, string, unknown[], unknown[]][]) {
+      for (const v of ok) expect(accepts(path, name, v), `${name}=${v}`).toBe(true);
+      for (const v of bad) expect(accepts(path, name, v), `${name}=${v}`).toBe(false);
+      expect(param(path, name).description, name).toMatch(/empty value \(`[a-z]+=`\) is the same as leaving the parameter out/);
+    }
+  });
+
+  it('no authentication, tag descriptions, a contact, and HEAD beside every GET', () => {
+    expect(doc.security).toEqual([]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    expect(doc.info.contact.url).toBe('https://example.test/docs');
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      expect(item.head, path).toBeTruthy();
+      expect(item.head.operationId).toBe(item.get.operationId.replace(/^get/, 'head'));
+      for (const r of Object.values<any>(item.head.responses)) expect(r.content, path).toBeUndefined();
+    }
+  });
+
+  it('no schema is named after a JavaScript global; errors are ErrorBody', () => {
+    const names = Object.keys(doc.components.schemas);
+    for (const global of ['Error', 'Date', 'Object', 'Array', 'Map', 'Set', 'Response', 'Request']) expect(names).not.toContain(global);
+    expect(doc.paths['/api/v1/spot'].get.responses[400].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+  });
+
+  it('CSV answers are strings beside the JSON model', () => {
+    for (const path of ['/api/v1/intraday', '/api/v1/history', '/api/v1/chart']) {
+      const content = doc.paths[path].get.responses[200].content;
+      expect(content['application/json'].schema.$ref, path).toMatch(/^#\/components\/schemas\//);
+      expect(content['text/csv'].schema.type, path).toBe('string');
     }
   });
 });

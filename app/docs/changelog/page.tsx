@@ -5,6 +5,14 @@ export const metadata: Metadata = { title: 'Changelog' };
 
 const CHANGES: [string, string, string][] = [
   [
+    'v1.7',
+    '2026-11',
+    "Runs on Node 24 LTS (any Node from 22.12); the embedded store uses Node's own SQLite (`node:sqlite`), with no native addon to build. " +
+      'A store that cannot be used (an unusable `DATA_DIR`, named at start-up; a full disk) is logged once and the service answers from memory, as with KV down; `debug=1` says `embedded-degraded`. ' +
+      'OpenAPI: clean in Redocly (recommended) and Spectral (`spectral:oas`); `security: []`, tag descriptions and a contact; `HEAD` documented; list values in any letter case and empty values documented as accepted; nested objects named (`GoldPrice`, `KaratPrices`, `GoldSource`, `IntradayPoint`, `HistoryDay`, `HistoryRanges`, `PriceRange`, `ChartBar`, `SpotDebug`); the error schema is `ErrorBody` (was `Error`). ' +
+      'Pages and widgets meet WCAG 2.2 AA contrast in light and dark; widget pages say `noindex` and carry a description; the landing page loads its chart only when the chart is about to be seen',
+  ],
+  [
     'v1.6',
     '2026-11',
     'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens. ' +

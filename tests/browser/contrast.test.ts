@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { App } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { FakeUpstream } from '../support/fake-upstream';
+import { realChartHandler } from '../support/yahoo';
+
+// WCAG 2.2 AA colour contrast (axe's color-contrast rule: 4.5:1 text, 3:1 large text) on every
+// widget and the main pages, in the light and the dark scheme, once everything has drawn.
+
+const WIDGETS = ['/widgets/price', '/widgets/price?silver=1&ratio=1', '/widgets/chart', '/widgets/chart?range=1y', '/widgets/converter'];
+const PAGES = ['/', '/docs', '/docs/api', '/docs/widgets'];
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let fake: FakeUpstream;
+let app: App;
+let browser: Browser;
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  fake.onChart(realChartHandler());
+  app = await App.start({ env: fake.env() });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await fake?.close();
+});
+
+async function contrastViolations(path: string, scheme: 'light' | 'dark'): Promise<string[]> {
+  // Past the widgets' CSP (script-src 'self'), which would refuse axe's inline script.
+  const page = await browser.newPage({ colorScheme: scheme, bypassCSP: true });
+  try {
+    const res = await page.goto(app.url + path);
+    expect(res?.status(), path).toBe(200);
+    await page.waitForLoadState('networkidle');
+    await page.addScriptTag({ content: axeSource });
+    return await page.evaluate(async () => {
+      const r = await (window as any).axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
+      return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+describe('colour contrast, light and dark', () => {
+  for (const path of [...WIDGETS, ...PAGES]) {
+    it(`${path}`, async () => {
+      for (const scheme of ['light', 'dark'] as const) {
+        expect(await contrastViolations(path, scheme), `${path} ${scheme}`).toEqual([]);
+      }
+    });
+  }
+
+  it('a widget with a theme of its own meets it too, whatever the reader prefers', async () => {
+    for (const theme of ['light', 'dark']) {
+      for (const scheme of ['light', 'dark'] as const) {
+        expect(await contrastViolations(`/widgets/chart?theme=${theme}`, scheme), `${theme} in ${scheme}`).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('widget pages are fragments of other sites', () => {
+  for (const name of ['price', 'chart', 'converter']) {
+    it(`/widgets/${name}: noindex, and a description`, async () => {
+      const html = await (await app.get(`/widgets/${name}`)).text();
+      expect(html).toContain('<meta name="robots" content="noindex">');
+      expect(html).toMatch(/<meta name="description" content="[^"]{4,}">/);
+    });
+  }
+});
