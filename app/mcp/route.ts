@@ -50,11 +50,11 @@ export async function POST(req: Request): Promise<Response> {
   // included, from the same text. With every request refused the 2025 transport still gets the
   // (empty) rest, so its header checks (Accept, Content-Type, protocol version) come first as always.
   const parsed = parseJson(text);
-  const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenParams(parsed);
   const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
 
   try {
     const legacy = parsed === undefined || (await isLegacyRequest(forwarded, parsed, { maxRequestBodySize: MAX_BODY_BYTES }));
+    const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenParams(parsed, legacy ? 'legacy' : 'modern');
     if (!legacy && refused.length) return answered(200, new Headers(), refused, parsed);
     const res = legacy ? await serveLegacy(forwarded, parsed === undefined ? undefined : rest) : await modern.fetch(forwarded, { parsedBody: parsed });
     const headers = new Headers(res.headers);

@@ -20,42 +20,57 @@ export interface Screened {
   rest: unknown;
 }
 
-/** The methods this server answers, each with the SDK's schema of its request. */
-const SCHEMAS = {
-  initialize: specTypeSchemas.InitializeRequest,
-  ping: specTypeSchemas.PingRequest,
-  'tools/list': specTypeSchemas.ListToolsRequest,
-  'tools/call': specTypeSchemas.CallToolRequest,
-  'server/discover': specTypeSchemas.DiscoverRequest,
-  'subscriptions/listen': specTypeSchemas.SubscriptionsListenRequest,
-} as const;
+type Era = 'legacy' | 'modern';
+type Schema = (typeof specTypeSchemas)['PingRequest'];
+
+/**
+ * The methods this server answers in each protocol era, each with the SDK's schema of its request.
+ * A method of the other era is the SDK's to refuse (-32601; on 2026-07-28 with HTTP 404).
+ */
+const SCHEMAS: Record<Era, Record<string, Schema>> = {
+  legacy: {
+    initialize: specTypeSchemas.InitializeRequest,
+    ping: specTypeSchemas.PingRequest,
+    'tools/list': specTypeSchemas.ListToolsRequest,
+    'tools/call': specTypeSchemas.CallToolRequest,
+  },
+  modern: {
+    'server/discover': specTypeSchemas.DiscoverRequest,
+    'tools/list': specTypeSchemas.ListToolsRequest,
+    'tools/call': specTypeSchemas.CallToolRequest,
+    'subscriptions/listen': specTypeSchemas.SubscriptionsListenRequest,
+  },
+};
 
 const TOOL_NAMES = TOOLS.map((t) => t.name).join(', ');
 /** Problems named in one refusal, at most. */
 const MAX_NAMED = 3;
 
-/** Splits a parsed request body (one message or a batch) into refused requests and the rest. */
-export function screenParams(body: unknown): Screened {
+/**
+ * Splits a parsed request body (one message or a batch) into refused requests and the rest. `era`:
+ * `modern` for a 2026-07-28 request (the SDK's `isLegacyRequest` is false), else `legacy`.
+ */
+export function screenParams(body: unknown, era: Era): Screened {
   if (!Array.isArray(body)) {
-    const refusal = refuse(body);
+    const refusal = refuse(body, era);
     return refusal ? { refused: [refusal], rest: [] } : { refused: [], rest: body };
   }
   const refused: JsonRpcRefusal[] = [];
   const rest = body.filter((message) => {
-    const refusal = refuse(message);
+    const refusal = refuse(message, era);
     if (refusal) refused.push(refusal);
     return !refusal;
   });
   return { refused, rest: refused.length ? rest : body };
 }
 
-function refuse(message: unknown): JsonRpcRefusal | null {
+function refuse(message: unknown, era: Era): JsonRpcRefusal | null {
   // Only well-formed requests to a method we serve are ours to judge; anything else is the SDK's.
-  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !Object.hasOwn(SCHEMAS, message.method)) return null;
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !Object.hasOwn(SCHEMAS[era], message.method)) return null;
   const { id, method } = message;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
   const fail = (text: string): JsonRpcRefusal => ({ jsonrpc: '2.0', id, error: { code: -32602, message: text } });
-  const checked = SCHEMAS[method as keyof typeof SCHEMAS]['~standard'].validate(message);
+  const checked = SCHEMAS[era][method]['~standard'].validate(message);
   if (checked.issues?.length) {
     const problems = [...new Set(checked.issues.map((issue) => problem(message, issue.path ?? [])))];
     const named = problems.slice(0, MAX_NAMED).join(', ') + (problems.length > MAX_NAMED ? ', …' : '');
