@@ -25,10 +25,14 @@ export const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
-export function modern(method: string, params: Record<string, unknown> = {}, id: number | string = 1) {
-  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } };
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  return { body, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name } };
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | string = 1,
+): { body: { jsonrpc: '2.0'; id: number | string; method: string; params: { _meta: Record<string, unknown> } }; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
+  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  return { body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...ENVELOPE } } }, headers };
 }
 
 /** Ajv in strict mode for JSON Schema 2020-12, with the standard formats: refuses any keyword it does not know. */
