@@ -21,7 +21,11 @@ export interface Screened {
 }
 
 type Era = 'legacy' | 'modern';
-type Schema = (typeof specTypeSchemas)['PingRequest'];
+type PathSegment = PropertyKey | { readonly key: PropertyKey };
+/** What is read of the SDK's schema of a request: its synchronous Standard Schema check. */
+type Schema = {
+  readonly '~standard': { validate: (value: unknown) => { readonly issues?: ReadonlyArray<{ readonly path?: ReadonlyArray<PathSegment> }> } };
+};
 
 /**
  * The methods this server answers in each protocol era, each with the SDK's schema of its request.
@@ -66,11 +70,14 @@ export function screenParams(body: unknown, era: Era): Screened {
 
 function refuse(message: unknown, era: Era): JsonRpcRefusal | null {
   // Only well-formed requests to a method we serve are ours to judge; anything else is the SDK's.
-  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !Object.hasOwn(SCHEMAS[era], message.method)) return null;
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') return null;
+  // Params that are not an object carry no `_meta` envelope: such a request is judged as a 2025 one.
+  const served = isObject(message.params) ? SCHEMAS[era] : SCHEMAS.legacy;
+  if (!Object.hasOwn(served, message.method)) return null;
   const { id, method } = message;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
   const fail = (text: string): JsonRpcRefusal => ({ jsonrpc: '2.0', id, error: { code: -32602, message: text } });
-  const checked = SCHEMAS[era][method]['~standard'].validate(message);
+  const checked = served[method]['~standard'].validate(message);
   if (checked.issues?.length) {
     const problems = [...new Set(checked.issues.map((issue) => problem(message, issue.path ?? [])))];
     const named = problems.slice(0, MAX_NAMED).join(', ') + (problems.length > MAX_NAMED ? ', …' : '');
@@ -83,8 +90,6 @@ function refuse(message: unknown, era: Era): JsonRpcRefusal | null {
   }
   return null;
 }
-
-type PathSegment = PropertyKey | { key: PropertyKey };
 
 /** "params.protocolVersion is required", "params.arguments must be an object", or "params.cursor is not valid". */
 function problem(message: Record<string, unknown>, path: readonly PathSegment[]): string {
