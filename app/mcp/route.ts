@@ -56,11 +56,14 @@ export async function POST(req: Request): Promise<Response> {
     const legacy = parsed === undefined || (await isLegacyRequest(forwarded, parsed, { maxRequestBodySize: MAX_BODY_BYTES }));
     const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenParams(parsed, legacy ? 'legacy' : 'modern');
     if (!legacy && refused.length) return answered(200, new Headers(), refused, parsed);
-    const res = legacy ? await serveLegacy(forwarded, parsed === undefined ? undefined : rest) : await modern.fetch(forwarded, { parsedBody: parsed });
+    const res = legacy
+      ? await serveLegacy(forwarded, parsed === undefined ? undefined : rest)
+      : await modern.fetch(forwarded, { parsedBody: parsed });
     const headers = new Headers(res.headers);
     // The JSON body is read out before the server closes.
     const body = res.body ? await res.arrayBuffer() : null;
-    if (!refused.length || (res.status !== 200 && res.status !== 202)) return new Response(body, { status: res.status, headers: withOurHeaders(headers) });
+    if (!refused.length || (res.status !== 200 && res.status !== 202))
+      return new Response(body, { status: res.status, headers: withOurHeaders(headers) });
     // The refused requests' answers join the SDK's (a single refused request is answered alone).
     const sdk = res.status === 200 && body ? (JSON.parse(new TextDecoder().decode(body)) as unknown) : [];
     return answered(200, headers, [...(Array.isArray(sdk) ? sdk : [sdk]), ...refused], parsed);

@@ -79,7 +79,8 @@ export function args<I extends z.ZodObject>(schema: I, raw: unknown): z.output<I
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   // Every field words its own refusal; one that does not still gets its name in front.
-  const said = (i: z.core.$ZodIssue) => (i.path.length && !i.message.includes(String(i.path[0])) ? `Invalid ${i.path.join('.')}: ${i.message}` : i.message);
+  const said = (i: z.core.$ZodIssue) =>
+    i.path.length && !i.message.includes(String(i.path[0])) ? `Invalid ${i.path.join('.')}: ${i.message}` : i.message;
   throw new ApiError(400, [...new Set(parsed.error.issues.map(said))].join('; '));
 }
 

@@ -7,7 +7,7 @@ const CHANGES: [string, string, string][] = [
   [
     'v1.7',
     '2026-11',
-    'MCP: `/mcp` serves the stateless 2026-07-28 protocol (no `initialize`; `server/discover`; the protocol version and client capabilities in each request\'s `_meta` with the `Mcp-Method`/`Mcp-Name` headers; `ttlMs` and `cacheScope: public` on `tools/list` and `server/discover`) beside 2024-10-07 to 2025-11-25 on the same URL, with the same tools, answers, `no-store` and 120/min limit (one count per request whichever era), through the official SDK\'s 2.x server package. ' +
+    "MCP: `/mcp` serves the stateless 2026-07-28 protocol (no `initialize`; `server/discover`; the protocol version and client capabilities in each request's `_meta` with the `Mcp-Method`/`Mcp-Name` headers; `ttlMs` and `cacheScope: public` on `tools/list` and `server/discover`) beside 2024-10-07 to 2025-11-25 on the same URL, with the same tools, answers, `no-store` and 120/min limit (one count per request whichever era), through the official SDK's 2.x server package. " +
       'Protocol errors as the specification says: malformed params of any method, `initialize` included, and an unknown tool are JSON-RPC -32602 with one short sentence (no validation dump); a bad argument value is an `isError` result in one wording naming the argument and the valid values, or saying it is required ("Invalid hours: abc", "symbol is required", where it used to say "Invalid hours: null" or "Invalid symbol: ."). ' +
       'Tool input schemas use only JSON Schema 2020-12 keywords (`examples`), so strict validators accept them. `server.json` for the MCP registry. The official MCP conformance suite runs in the tests',
   ],

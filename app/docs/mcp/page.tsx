@@ -24,8 +24,8 @@ export default async function McpDocs() {
       <ul>
         <li>
           <strong>2026-07-28</strong>, stateless: no <code>initialize</code>. Each request carries the protocol version, client capabilities and
-          client info in <code>params._meta</code> (<code>io.modelcontextprotocol/protocolVersion</code>, …) and the <code>MCP-Protocol-Version</code>,{' '}
-          <code>Mcp-Method</code> and <code>Mcp-Name</code> headers. <code>server/discover</code> lists the versions and capabilities served;{' '}
+          client info in <code>params._meta</code> (<code>io.modelcontextprotocol/protocolVersion</code>, …) and the <code>MCP-Protocol-Version</code>
+          , <code>Mcp-Method</code> and <code>Mcp-Name</code> headers. <code>server/discover</code> lists the versions and capabilities served;{' '}
           <code>tools/list</code> and <code>server/discover</code> may be cached for an hour by anyone (<code>ttlMs</code>,{' '}
           <code>cacheScope: public</code>), as the tools change only with a redeploy.
         </li>
@@ -36,8 +36,12 @@ export default async function McpDocs() {
         </li>
       </ul>
       <p>
-        With the official TypeScript SDK, <code>new Client(info, {'{'} versionNegotiation: {'{'} mode: &apos;auto&apos; {'}'} {'}'})</code> probes with{' '}
-        <code>server/discover</code> and speaks 2026-07-28 here; the default client speaks 2025-11-25. Both get the same tools and answers.
+        With the official TypeScript SDK,{' '}
+        <code>
+          new Client(info, {'{'} versionNegotiation: {'{'} mode: &apos;auto&apos; {'}'} {'}'})
+        </code>{' '}
+        probes with <code>server/discover</code> and speaks 2026-07-28 here; the default client speaks 2025-11-25. Both get the same tools and
+        answers.
       </p>
 
       <h2 id="clients">Add it to your client</h2>
