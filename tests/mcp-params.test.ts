@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS as REGISTERED } from '@/lib/mcp/server';
 import { App } from './support/app';
 import { FakeUpstream, fixture } from './support/fake-upstream';
-import { call, rpc } from './support/mcp';
+import { call, initialize, modern, rpc } from './support/mcp';
 
-// tools/call with malformed params or bad argument values, as a confused client sends them: JSON-RPC
-// -32602 with a short message for malformed params, an isError result naming the valid values for bad
-// values; never -32603, never the validator's own output.
+// Requests with malformed params or bad argument values, as a confused client sends them, in both
+// protocol eras: JSON-RPC -32602 with a short message for malformed params of any method and for an
+// unknown tool, an isError result naming the valid values for bad values; never -32603, never the
+// validator's own output.
 
 const gold = fixture('goldapi-price-XAU.json');
 const TOOLS = REGISTERED.map((t) => t.name);
@@ -45,10 +46,10 @@ const MALFORMED: [string, unknown][] = [
   ['arguments true', { name: 'get_gold_intraday', arguments: true }],
 ];
 
-function expectInvalidParams(answer: any, id: number | string) {
+function expectInvalidParams(answer: any, id: number | string, method = 'tools/call') {
   expect(answer).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32602 } });
   const message: string = answer.error.message;
-  expect(message).toMatch(/^Invalid params: /);
+  expect(message.startsWith(`Invalid params for ${method}: `), message).toBe(true);
   expect(message.length).toBeLessThan(200);
   // No validator output: no JSON dump, no issue codes.
   expect(message).not.toMatch(/[[{]|invalid_type|expected/);
@@ -99,9 +100,86 @@ describe('mcp: malformed tools/call params are -32602', () => {
   });
 });
 
+describe('mcp: malformed params of every method are -32602, in both eras', () => {
+  const LEGACY: [string, string, unknown, RegExp][] = [
+    ['initialize without params', 'initialize', undefined, /params is required/],
+    [
+      'initialize with a numeric protocolVersion',
+      'initialize',
+      { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'a', version: '1' } },
+      /params\.protocolVersion must be a string/,
+    ],
+    [
+      'initialize without capabilities or clientInfo',
+      'initialize',
+      { protocolVersion: '2025-11-25' },
+      /params\.capabilities is required, params\.clientInfo is required/,
+    ],
+    [
+      'initialize with clientInfo lacking its version',
+      'initialize',
+      { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a' } },
+      /params\.clientInfo\.version is required/,
+    ],
+    ['initialize with params an array', 'initialize', ['2025-11-25'], /params must be an object/],
+    ['ping with params a number', 'ping', 5, /params must be an object/],
+    ['tools/list with params a string', 'tools/list', 'all', /params must be an object/],
+    ['tools/list with a numeric cursor', 'tools/list', { cursor: 5 }, /params\.cursor must be a string/],
+  ];
+  for (const [label, method, params, problem] of LEGACY) {
+    it(`2025 era: ${label}`, async () => {
+      const r = await rpc(app, { jsonrpc: '2.0', id: 3, method, ...(params === undefined ? {} : { params }) });
+      expect(r.status).toBe(200);
+      expectInvalidParams(r.json, 3, method);
+      expect(r.json.error.message).toMatch(problem);
+    });
+  }
+
+  const MODERN: [string, string, Record<string, unknown>, RegExp][] = [
+    ['tools/list with a numeric cursor', 'tools/list', { cursor: 5 }, /params\.cursor must be a string/],
+    ['tools/call with arguments a number', 'tools/call', { name: 'get_gold_price', arguments: 5 }, /params\.arguments must be an object/],
+    ['tools/call without a tool name', 'tools/call', { arguments: {} }, /params\.name is required\. Valid values: get_gold_price/],
+    ['subscriptions/listen without its filter', 'subscriptions/listen', {}, /params\.notifications is required/],
+  ];
+  for (const [label, method, params, problem] of MODERN) {
+    it(`2026-07-28: ${label}`, async () => {
+      const { body, headers } = modern(method, params, 4);
+      const r = await rpc(app, body, headers);
+      expect(r.status).toBe(200);
+      expectInvalidParams(r.json, 4, method);
+      expect(r.json.error.message).toMatch(problem);
+    });
+  }
+
+  it('2026-07-28: initialize and ping, 2025 methods, are unknown there (404, -32601), whatever their params', async () => {
+    for (const method of ['initialize', 'ping']) {
+      const { body, headers } = modern(method, { protocolVersion: 5 });
+      const r = await rpc(app, body, headers);
+      expect(r.status, method).toBe(404);
+      expect(r.json.error.code, method).toBe(-32601);
+    }
+  });
+
+  it('2026-07-28: a malformed envelope in params is -32602 with one short line', async () => {
+    const { body, headers } = modern('tools/list');
+    body.params._meta['io.modelcontextprotocol/protocolVersion'] = 7;
+    const r = await rpc(app, body, headers);
+    expect(r.json.error.code).toBe(-32602);
+    expect(r.json.error.message.length).toBeLessThan(200);
+    expect(r.json.error.message).not.toMatch(/[[{\n]/);
+  });
+
+  it('a well-formed initialize after all that still succeeds (the refusals leave nothing behind)', async () => {
+    const r = await rpc(app, initialize('2025-11-25'));
+    expect(r.json.result.protocolVersion).toBe('2025-11-25');
+  });
+});
+
 describe('mcp: bad argument values are isError results naming the valid values', () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ['get_gold_price', { currency: 123 }, /ISO 4217 .*USD, EUR/],
+    ['get_gold_price', { currency: 123 }, /^Invalid currency: 123\. Valid values: an ISO 4217 code such as USD, EUR/],
+    ['get_gold_intraday', { hours: 'abc' }, /^Invalid hours: abc\. Valid values: a whole number from 1 to 48$/],
+    ['compare_gold_to_asset', {}, /^symbol is required\. Valid values: silver, btc, sp500/],
     ['get_gold_price', { currency: 'XYZ' }, /Valid values: .*EUR/],
     ['get_gold_price', { unit: 'stone' }, /oz, gram, kg/],
     ['get_gold_price', { unit: 1 }, /oz, gram, kg/],
@@ -112,25 +190,34 @@ describe('mcp: bad argument values are isError results naming the valid values',
     ['compare_gold_to_asset', { symbol: null }, /silver, btc, sp500/],
   ];
   for (const [name, args, valid] of cases) {
-    it(`${name} ${JSON.stringify(args)}`, async () => {
-      const r = await rpc(app, call(name, args));
-      expect(r.json.error).toBeUndefined();
-      expect(r.json.result.isError).toBe(true);
-      expect(r.json.result.content[0].text).toMatch(valid);
-    });
+    for (const era of ['2025', '2026-07-28'] as const) {
+      it(`${era}: ${name} ${JSON.stringify(args)}`, async () => {
+        const r = era === '2025' ? await rpc(app, call(name, args)) : await rpc(app, ...spread(modern('tools/call', { name, arguments: args })));
+        expect(r.json.error).toBeUndefined();
+        expect(r.json.result.isError).toBe(true);
+        expect(r.json.result.content[0].text).toMatch(valid);
+        expect(r.json.result.content[0].text).not.toMatch(/MCP error|Input validation error|Invalid arguments for tool/);
+      });
+    }
   }
 
-  it('an unknown tool names the tools', async () => {
-    const r = await rpc(app, call('get_platinum_price', {}));
-    expect(r.json.error).toBeUndefined();
-    expect(r.json.result.isError).toBe(true);
-    const text: string = r.json.result.content[0].text;
-    expect(text).toContain('get_platinum_price');
-    for (const tool of TOOLS) expect(text).toContain(tool);
-  });
+  for (const era of ['2025', '2026-07-28'] as const) {
+    it(`${era}: an unknown tool is JSON-RPC -32602 naming the tools`, async () => {
+      const name = 'get_platinum_price';
+      const r = era === '2025' ? await rpc(app, call(name, {}, 9)) : await rpc(app, ...spread(modern('tools/call', { name, arguments: {} }, 9)));
+      expect(r.status).toBe(200);
+      expect(r.json.result).toBeUndefined();
+      expect(r.json).toMatchObject({ id: 9, error: { code: -32602 } });
+      const text: string = r.json.error.message;
+      expect(text).toMatch(/^Unknown tool: get_platinum_price\. Valid values: /);
+      for (const tool of TOOLS) expect(text).toContain(tool);
+    });
+  }
 
   it('the tools the docs name are exactly the tools served', async () => {
     const r = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     expect(r.json.result.tools.map((t: any) => t.name).sort()).toEqual([...TOOLS].sort());
   });
 });
+
+const spread = ({ body, headers }: { body: unknown; headers: Record<string, string> }) => [body, headers] as const;

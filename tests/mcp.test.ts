@@ -5,7 +5,7 @@ import { App } from './support/app';
 import { sleep, waitFor } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from './support/market';
-import { call, comparable, initialize, mcpClient, rpc } from './support/mcp';
+import { call, comparable, initialize, mcpClient, mcpClient2026, modern, rpc, strictAjv } from './support/mcp';
 import { realChartHandler } from './support/yahoo';
 import { History } from '@/lib/schemas/history';
 import { Intraday } from '@/lib/schemas/intraday';
@@ -13,8 +13,8 @@ import { Reserves } from '@/lib/schemas/reserves';
 import { Chart } from '@/lib/schemas/chart';
 import { TOOLS as REGISTERED } from '@/lib/mcp/server';
 
-// The MCP endpoint against the built app over real HTTP: the SDK's own client, raw JSON-RPC,
-// every data state, the rate limit, and a published client that is not ours.
+// The MCP endpoint against the built app over real HTTP: a 2025-11-25 client and a 2026-07-28 client,
+// raw JSON-RPC in both eras, every data state and the rate limit.
 
 const gold = fixture('goldapi-price-XAU.json');
 let fake: FakeUpstream;
@@ -334,10 +334,10 @@ describe('mcp: raw JSON-RPC', () => {
     expect(r.json).toMatchObject({ id: 7, error: { code: -32601 } });
   });
 
-  it('unknown tool is an error result naming the tool', async () => {
+  it('unknown tool is JSON-RPC -32602 naming the tool', async () => {
     const r = await rpc(app, call('get_platinum_price', {}));
-    expect(r.json.result.isError).toBe(true);
-    expect(r.json.result.content[0].text).toContain('get_platinum_price');
+    expect(r.json.error.code).toBe(-32602);
+    expect(r.json.error.message).toContain('get_platinum_price');
   });
 
   it('invalid arguments name the valid values', async () => {
@@ -370,6 +370,8 @@ describe('mcp: raw JSON-RPC', () => {
     ['2024-11-05', '2024-11-05'],
     ['2024-10-07', '2024-10-07'],
     ['2099-01-01', '2025-11-25'],
+    // A 2026 client never sends initialize; one that does is answered in the newest 2025 revision.
+    ['2026-07-28', '2025-11-25'],
   ]) {
     it(`initialize ${asked} → ${agreed}`, async () => {
       const r = await rpc(app, initialize(asked));
@@ -417,7 +419,13 @@ describe('mcp: rate limit', () => {
       // Start at the beginning of a window so all 121 requests fall into one.
       await sleep(win * 1000 - (Date.now() % (win * 1000)) + 50);
       const t0 = Date.now();
-      const batch = await Promise.all(Array.from({ length: 120 }, () => rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })));
+      // Half 2025-era, half 2026-07-28 requests: each POST counts once, whichever era it speaks.
+      const list2026 = modern('tools/list');
+      const batch = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          i % 2 ? rpc(a, list2026.body, list2026.headers) : rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        ),
+      );
       expect(batch.map((r) => r.status).every((s) => s === 200)).toBe(true);
       // Another client address claimed in a header does not get a fresh allowance.
       const over = await rpc(
@@ -429,6 +437,7 @@ describe('mcp: rate limit', () => {
       expect(Date.now() - t0).toBeLessThan(win * 1000);
       expect(over.status).toBe(429);
       expect(over.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+      expect((await rpc(a, list2026.body, list2026.headers)).status).toBe(429);
       const retry = Number(over.headers.get('retry-after'));
       expect(retry).toBeGreaterThanOrEqual(1);
       expect(retry).toBeLessThanOrEqual(win);
@@ -440,17 +449,95 @@ describe('mcp: rate limit', () => {
   });
 });
 
-describe('mcp: a published client that is not ours', () => {
-  it('the SDK v2 client lists and calls tools', async () => {
-    // @modelcontextprotocol/client 2.x is a separate implementation from the 1.x SDK the server uses.
-    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const client = new Client({ name: 'v2-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain('get_gold_price');
-    const result: any = await client.callTool({ name: 'get_gold_price', arguments: { currency: 'GBP', unit: 'gram' } });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent.xau.currency).toBe('GBP');
+describe('mcp: a 2025-11-25 client and a 2026-07-28 client on the same URL', () => {
+  const CALLS: [string, Record<string, unknown>][] = [
+    ['get_gold_price', { currency: 'GBP', unit: 'gram' }],
+    ['get_gold_history', { range: '3m' }],
+    ['get_gold_intraday', { hours: 1 }],
+    ['get_central_bank_reserves', { country: 'deu' }],
+    ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
+  ];
+
+  it('the 2026 client never initializes: it discovers, lists and calls in the 2026-07-28 revision', async () => {
+    const client = await mcpClient2026(app);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getServerVersion()).toMatchObject({ name: 'goldapi', version: pkg.version });
+    expect(client.getServerCapabilities()?.tools).toBeTruthy();
     await client.close();
+  });
+
+  it('both list the same five tools and give the same answers, every structuredContent valid against its outputSchema (strict Ajv)', async () => {
+    const c2025 = await mcpClient(app);
+    const c2026 = await mcpClient2026(app);
+    try {
+      const [t2025, t2026] = [(await c2025.listTools()).tools, (await c2026.listTools()).tools];
+      expect(t2025.map((t) => t.name)).toEqual(REGISTERED.map((t) => t.name));
+      // Same names, titles, descriptions, annotations and schemas in both eras.
+      expect(t2026).toEqual(t2025);
+      const ajv = strictAjv();
+      for (const [name, args] of CALLS) {
+        const tool = t2025.find((t) => t.name === name)!;
+        const validate = ajv.compile(tool.outputSchema!);
+        const [r2025, r2026]: any[] = [await c2025.callTool({ name, arguments: args }), await c2026.callTool({ name, arguments: args })];
+        for (const [era, r] of [
+          ['2025', r2025],
+          ['2026', r2026],
+        ] as const) {
+          expect(r.isError, `${era} ${name}`).toBeFalsy();
+          expect(validate(r.structuredContent), `${era} ${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          expect(JSON.parse(r.content[1].text), `${era} ${name}`).toEqual(r.structuredContent);
+          expect(r.content[0].text.length, `${era} ${name}`).toBeGreaterThan(40);
+        }
+        if (name === 'get_gold_intraday') {
+          // The sampler may add a point between the two reads: the shared part is the same.
+          const n = Math.min(r2025.structuredContent.count, r2026.structuredContent.count);
+          expect(r2026.structuredContent.points.slice(0, n)).toEqual(r2025.structuredContent.points.slice(0, n));
+        } else {
+          expect(comparable(r2026.structuredContent), name).toEqual(comparable(r2025.structuredContent));
+        }
+      }
+    } finally {
+      await c2025.close();
+      await c2026.close();
+    }
+  });
+
+  it('raw 2026-07-28: server/discover and tools/list carry the version, the server and a public cache time; no-store and CORS as ever', async () => {
+    for (const method of ['server/discover', 'tools/list']) {
+      const { body, headers } = modern(method);
+      const r = await rpc(app, body, { ...headers, origin: 'https://agent.example' });
+      expect(r.status, method).toBe(200);
+      expect(r.json.result, method).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+      expect(r.json.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'goldapi', version: pkg.version });
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('mcp-session-id')).toBeNull();
+    }
+    const d = modern('server/discover');
+    const discover = await rpc(app, d.body, d.headers);
+    expect(discover.json.result.supportedVersions).toContain('2026-07-28');
+    expect(discover.json.result.capabilities.tools).toBeTruthy();
+  });
+
+  it('raw 2026-07-28: a tools/call whose Mcp-Name header disagrees with the body is refused', async () => {
+    const { body, headers } = modern('tools/call', { name: 'get_gold_price', arguments: {} });
+    const r = await rpc(app, body, { ...headers, 'mcp-name': 'get_gold_history' });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe(-32020);
+  });
+
+  it('the Accept rule is the 2025 era’s: a 2026 request accepting only JSON is served, a 2025 one is 406', async () => {
+    const { body, headers } = modern('tools/list');
+    expect((await rpc(app, body, { ...headers, accept: 'application/json' })).status).toBe(200);
+    expect((await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { accept: 'application/json' })).status).toBe(406);
+  });
+
+  it('GET and DELETE stay 405 whatever protocol version a request names', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toContain('POST');
+      await res.arrayBuffer();
+    }
   });
 });

@@ -1,11 +1,18 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { NO_STORE } from '@/lib/http/cache';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
-import { screenToolCalls } from '@/lib/mcp/params';
+import { screenParams } from '@/lib/mcp/params';
 import { checkRate, clientIp, MCP_LIMIT } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
 
-// POST /mcp: stateless streamable HTTP, JSON responses, a new server and transport per request.
+// POST /mcp: both protocol eras on one URL, stateless, a new server per request.
+// - 2026-07-28 (a request carrying the `_meta` envelope): the SDK's own handler, `createMcpHandler`,
+//   in its strict mode (`legacy: 'reject'`); it answers JSON, as no tool sends anything before its result.
+// - 2024-10-07 … 2025-11-25 (everything else): the SDK's streamable HTTP transport, stateless, with
+//   JSON responses. The handler's built-in 2025 serving (`legacy: 'stateless'`) answers every 2025
+//   request as an SSE stream and offers no JSON mode, so the route does the split the SDK documents
+//   for that case, with its `isLegacyRequest`.
+// The rate limit counts each POST once, before either; malformed params are answered before either.
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -13,6 +20,18 @@ const CORS = {
 };
 /** Larger bodies are refused with 413 before parsing; a full batch of tool calls is far smaller. */
 const MAX_BODY_BYTES = 256 * 1024;
+
+const onerror = (err: Error) => console.warn(`[mcp] ${err.message}`);
+
+const modern = createMcpHandler(({ requestInfo }) => createGoldServer({ origin: origin(requestInfo) }), {
+  legacy: 'reject',
+  maxRequestBodySize: MAX_BODY_BYTES,
+  onerror,
+});
+
+function origin(req: Request | undefined): string {
+  return req ? publicOrigin(req.headers, req.url) : '';
+}
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, headers: { ...CORS, ...NO_STORE, ...headers } });
@@ -27,35 +46,56 @@ export async function POST(req: Request): Promise<Response> {
   }
   const text = await readBody(req);
   if (text === null) return jsonRpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
-  // Malformed tools/call params are answered here (-32602); the transport answers everything else,
-  // invalid JSON included, from the same text. With every call refused it still gets the (empty) rest,
-  // so its header checks (Accept, Content-Type, protocol version) come first as always.
+  // Malformed params are answered here (-32602); the SDK answers everything else, invalid JSON
+  // included, from the same text. With every request refused the 2025 transport still gets the
+  // (empty) rest, so its header checks (Accept, Content-Type, protocol version) come first as always.
   const parsed = parseJson(text);
-  const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenToolCalls(parsed);
+  const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
 
-  const server = createGoldServer({ origin: publicOrigin(req.headers, req.url) });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
-    await server.connect(transport);
-    const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
-    const res = await transport.handleRequest(forwarded, parsed === undefined ? undefined : { parsedBody: rest });
+    const legacy = parsed === undefined || (await isLegacyRequest(forwarded, parsed, { maxRequestBodySize: MAX_BODY_BYTES }));
+    const { refused, rest } = parsed === undefined ? { refused: [], rest: undefined } : screenParams(parsed, legacy ? 'legacy' : 'modern');
+    if (!legacy && refused.length) return answered(200, new Headers(), refused, parsed);
+    const res = legacy
+      ? await serveLegacy(forwarded, parsed === undefined ? undefined : rest)
+      : await modern.fetch(forwarded, { parsedBody: parsed });
     const headers = new Headers(res.headers);
-    for (const [k, v] of Object.entries({ ...CORS, ...NO_STORE })) headers.set(k, v);
-    // Closing the transport ends the stream, so the JSON body is read out first.
+    // The JSON body is read out before the server closes.
     const body = res.body ? await res.arrayBuffer() : null;
-    if (!refused.length || (res.status !== 200 && res.status !== 202)) return new Response(body, { status: res.status, headers });
-    // The refused calls' answers join the transport's (a single refused call is answered alone).
-    const answered = res.status === 200 && body ? (JSON.parse(new TextDecoder().decode(body)) as unknown) : [];
-    const all = [...(Array.isArray(answered) ? answered : [answered]), ...refused];
-    headers.set('Content-Type', 'application/json');
-    return new Response(JSON.stringify(Array.isArray(parsed) ? all : all[0]), { status: 200, headers });
+    if (!refused.length || (res.status !== 200 && res.status !== 202))
+      return new Response(body, { status: res.status, headers: withOurHeaders(headers) });
+    // The refused requests' answers join the SDK's (a single refused request is answered alone).
+    const sdk = res.status === 200 && body ? (JSON.parse(new TextDecoder().decode(body)) as unknown) : [];
+    return answered(200, headers, [...(Array.isArray(sdk) ? sdk : [sdk]), ...refused], parsed);
   } catch (err) {
     console.error('[mcp] request failed', err);
     return jsonRpcError(503, -32603, 'Temporary failure, please retry shortly');
+  }
+}
+
+/** One 2025-era request: a fresh server on the SDK's stateless transport, JSON responses. */
+async function serveLegacy(req: Request, parsedBody: unknown): Promise<Response> {
+  const server = createGoldServer({ origin: origin(req) });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const res = await transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
+    // Closing the transport ends the stream, so the body is read out first.
+    return new Response(res.body ? await res.arrayBuffer() : null, { status: res.status, headers: res.headers });
   } finally {
     await transport.close().catch(() => {});
     await server.close().catch(() => {});
   }
+}
+
+function answered(status: number, headers: Headers, all: unknown[], parsed: unknown): Response {
+  headers.set('Content-Type', 'application/json');
+  return new Response(JSON.stringify(Array.isArray(parsed) ? all : all[0]), { status, headers: withOurHeaders(headers) });
+}
+
+function withOurHeaders(headers: Headers): Headers {
+  for (const [k, v] of Object.entries({ ...CORS, ...NO_STORE })) headers.set(k, v);
+  return headers;
 }
 
 /** The body as text, or null when it is larger than MAX_BODY_BYTES (refused on Content-Length before reading). */
@@ -101,7 +141,7 @@ export function OPTIONS(req: Request): Response {
       'Access-Control-Allow-Methods': 'POST, OPTIONS',
       'Access-Control-Allow-Headers':
         req.headers.get('access-control-request-headers') ||
-        'content-type, accept, mcp-protocol-version, mcp-session-id, authorization, last-event-id',
+        'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, authorization, last-event-id',
       'Access-Control-Max-Age': '86400',
     },
   });

@@ -1,54 +1,120 @@
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { TOOLS } from './server';
 
-// tools/call requests whose `params` are malformed (missing, no tool name, `arguments` that are not
-// an object) are answered here with JSON-RPC -32602 and a short message. Left to the SDK, they come
-// back as -32603 "Internal error" carrying its raw validation output. A tool name that is not one of
-// ours gets the SDK's own answer, an `isError` result, but naming the tools. Bad argument values inside
-// a well-formed call go to the tools, which answer with an `isError` result naming the valid values.
+// Requests whose `params` are malformed are answered here with JSON-RPC -32602 and one short
+// sentence. Left to the SDK (2.4), a malformed `initialize`, `tools/list` or `ping` comes back as
+// -32603 carrying zod's raw output (its Protocol.setRequestHandler throws a plain Error with the
+// validation message, which the dispatcher answers as an internal error), and a malformed
+// `tools/call` as -32602 with the same dump. Each request of a method this server serves is checked
+// against the SDK's own schema of that request, so what passes here is exactly what the SDK accepts.
+// A tool name that is not one of ours is -32602 too, naming the tools. Any other method goes to the
+// SDK, which answers -32601. Bad argument values inside a well-formed call go to the tools, which
+// answer with an `isError` result naming the valid values.
 
-export type JsonRpcAnswer =
-  | { jsonrpc: '2.0'; id: string | number; error: { code: -32602; message: string } }
-  | { jsonrpc: '2.0'; id: string | number; result: { isError: true; content: { type: 'text'; text: string }[] } };
+export type JsonRpcRefusal = { jsonrpc: '2.0'; id: string | number; error: { code: -32602; message: string } };
 
 export interface Screened {
-  /** Answers for the malformed calls, in their order. */
-  refused: JsonRpcAnswer[];
-  /** What is left for the transport: the body itself, or the batch without the refused calls (empty when all were). */
+  /** Answers for the malformed requests, in their order. */
+  refused: JsonRpcRefusal[];
+  /** What is left for the SDK: the body itself, or the batch without the refused requests (empty when all were). */
   rest: unknown;
 }
 
-const TOOL_NAMES = TOOLS.map((t) => t.name).join(', ');
+type Era = 'legacy' | 'modern';
+type PathSegment = PropertyKey | { readonly key: PropertyKey };
+/** What is read of the SDK's schema of a request: its synchronous Standard Schema check. */
+type Schema = {
+  readonly '~standard': { validate: (value: unknown) => { readonly issues?: ReadonlyArray<{ readonly path?: ReadonlyArray<PathSegment> }> } };
+};
 
-/** Splits a parsed request body (one message or a batch) into refused calls and the rest. */
-export function screenToolCalls(body: unknown): Screened {
+/**
+ * The methods this server answers in each protocol era, each with the SDK's schema of its request.
+ * A method of the other era is the SDK's to refuse (-32601; on 2026-07-28 with HTTP 404).
+ */
+const SCHEMAS: Record<Era, Record<string, Schema>> = {
+  legacy: {
+    initialize: specTypeSchemas.InitializeRequest,
+    ping: specTypeSchemas.PingRequest,
+    'tools/list': specTypeSchemas.ListToolsRequest,
+    'tools/call': specTypeSchemas.CallToolRequest,
+  },
+  modern: {
+    'server/discover': specTypeSchemas.DiscoverRequest,
+    'tools/list': specTypeSchemas.ListToolsRequest,
+    'tools/call': specTypeSchemas.CallToolRequest,
+    'subscriptions/listen': specTypeSchemas.SubscriptionsListenRequest,
+  },
+};
+
+const TOOL_NAMES = TOOLS.map((t) => t.name).join(', ');
+/** Problems named in one refusal, at most. */
+const MAX_NAMED = 3;
+
+/**
+ * Splits a parsed request body (one message or a batch) into refused requests and the rest. `era`:
+ * `modern` for a 2026-07-28 request (the SDK's `isLegacyRequest` is false), else `legacy`.
+ */
+export function screenParams(body: unknown, era: Era): Screened {
   if (!Array.isArray(body)) {
-    const refusal = refuse(body);
+    const refusal = refuse(body, era);
     return refusal ? { refused: [refusal], rest: [] } : { refused: [], rest: body };
   }
-  const refused: JsonRpcAnswer[] = [];
+  const refused: JsonRpcRefusal[] = [];
   const rest = body.filter((message) => {
-    const refusal = refuse(message);
+    const refusal = refuse(message, era);
     if (refusal) refused.push(refusal);
     return !refusal;
   });
   return { refused, rest: refused.length ? rest : body };
 }
 
-function refuse(message: unknown): JsonRpcAnswer | null {
-  // Only well-formed tools/call requests are ours to judge; anything else is the transport's.
-  if (!isObject(message) || message.jsonrpc !== '2.0' || message.method !== 'tools/call') return null;
-  const { id, params } = message;
+function refuse(message: unknown, era: Era): JsonRpcRefusal | null {
+  // Only well-formed requests to a method we serve are ours to judge; anything else is the SDK's.
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') return null;
+  // Params that are not an object carry no `_meta` envelope: such a request is judged as a 2025 one.
+  const served = isObject(message.params) ? SCHEMAS[era] : SCHEMAS.legacy;
+  if (!Object.hasOwn(served, message.method)) return null;
+  const { id, method } = message;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
-  const fail = (message: string): JsonRpcAnswer => ({ jsonrpc: '2.0', id, error: { code: -32602, message: `Invalid params: ${message}` } });
-  if (!isObject(params)) return fail('tools/call takes params with the name of a tool and its arguments');
-  if (typeof params.name !== 'string') return fail(`name must be the name of a tool: ${TOOL_NAMES}`);
-  if ('arguments' in params && !isObject(params.arguments)) return fail("arguments must be an object of the tool's arguments");
-  if (!TOOLS.some((t) => t.name === params.name)) {
-    const text = `Unknown tool: ${params.name.slice(0, 100)}. Valid values: ${TOOL_NAMES}`;
-    return { jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text }] } };
+  const fail = (text: string): JsonRpcRefusal => ({ jsonrpc: '2.0', id, error: { code: -32602, message: text } });
+  const checked = served[method]['~standard'].validate(message);
+  if (checked.issues?.length) {
+    const problems = [...new Set(checked.issues.map((issue) => problem(message, issue.path ?? [])))];
+    const named = problems.slice(0, MAX_NAMED).join(', ') + (problems.length > MAX_NAMED ? ', …' : '');
+    const tools = method === 'tools/call' && problems.some((p) => p.startsWith('params.name ')) ? `. Valid values: ${TOOL_NAMES}` : '';
+    return fail(`Invalid params for ${method}: ${named}${tools}`);
+  }
+  const name = (message.params as { name?: unknown } | undefined)?.name;
+  if (method === 'tools/call' && typeof name === 'string' && !TOOLS.some((t) => t.name === name)) {
+    return fail(`Unknown tool: ${name.slice(0, 100)}. Valid values: ${TOOL_NAMES}`);
   }
   return null;
 }
+
+/** "params.protocolVersion is required", "params.arguments must be an object", or "params.cursor is not valid". */
+function problem(message: Record<string, unknown>, path: readonly PathSegment[]): string {
+  const keys = path.map((p) => String(typeof p === 'object' ? p.key : p));
+  let value: unknown = message;
+  for (const k of keys) value = isObject(value) ? value[k] : undefined;
+  const where = keys.join('.') || 'the request';
+  if (value === undefined) return `${where} is required`;
+  const expected = EXPECTED[where];
+  return expected ? `${where} must be ${expected}` : `${where} is not valid`;
+}
+
+/** What the fields clients get wrong most often must be, in words. */
+const EXPECTED: Record<string, string> = {
+  params: 'an object',
+  'params.protocolVersion': 'a string such as "2025-11-25"',
+  'params.capabilities': 'an object',
+  'params.clientInfo': 'an object with name and version strings',
+  'params.clientInfo.name': 'a string',
+  'params.clientInfo.version': 'a string',
+  'params.name': 'the name of a tool (a string)',
+  'params.arguments': "an object of the tool's arguments",
+  'params.cursor': 'a string',
+  'params._meta': 'an object',
+};
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,15 +1,15 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { VERSION } from '../version';
-import { answer, type Tool, type ToolContext } from './tool';
+import { answer, args, listedInput, type Tool, type ToolContext } from './tool';
 import { compareGoldToAsset } from './tools/compare-gold-to-asset';
 import { getCentralBankReserves } from './tools/get-central-bank-reserves';
 import { getGoldHistory } from './tools/get-gold-history';
 import { getGoldIntraday } from './tools/get-gold-intraday';
 import { getGoldPrice } from './tools/get-gold-price';
 
-// A fresh MCP server per request (stateless transport). Every tool is a thin adapter over the
-// same lib/ function its REST endpoint calls.
+// A fresh MCP server per request, whichever protocol era the request speaks (the route picks the
+// transport). Every tool is a thin adapter over the same lib/ function its REST endpoint calls.
 
 export const SERVER_NAME = 'goldapi';
 export const SERVER_VERSION = VERSION;
@@ -23,17 +23,35 @@ const INSTRUCTIONS = `Read-only gold market data. Prices are indicative mid-mark
 Every result carries data_state: "fresh" (live or within its cache time), "stale" (the upstream is down; the last real value is given with its age in seconds; tell the user it may be out of date) or "unavailable" (no value is known; none is invented, say so rather than guessing).
 Use get_gold_price for the current price in any currency and unit, get_gold_intraday for the recorded 2-minute series (up to 48 h), get_gold_history for daily closes and returns (up to 5 years), compare_gold_to_asset to compare gold with another market, and get_central_bank_reserves for official holdings by country.`;
 
+/**
+ * How long a 2026-07-28 client may keep the tool list and the discovery result (`ttlMs`, `cacheScope`):
+ * they change only with a redeploy and are the same for every client.
+ */
+export const LIST_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+
 export function createGoldServer(ctx: ToolContext): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION, title: 'Gold market data' }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Gold market data' },
+    {
+      instructions: INSTRUCTIONS,
+      // The tool list changes only with a redeploy, which a stateless endpoint cannot announce.
+      capabilities: { tools: { listChanged: false } },
+      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+    },
+  );
   for (const t of TOOLS) {
     server.registerTool(
       t.name,
-      { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output, annotations: { title: t.title, ...ANNOTATIONS } },
-      (args) => answer(() => t.run(args, ctx)),
+      {
+        title: t.title,
+        description: t.description,
+        inputSchema: listedInput(t.input),
+        outputSchema: t.output,
+        annotations: { title: t.title, ...ANNOTATIONS },
+      },
+      (raw) => answer(() => t.run(args(t.input, raw), ctx)),
     );
   }
-  // The tool list changes only with a redeploy, which a stateless endpoint cannot announce.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

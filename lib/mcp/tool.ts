@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ApiError } from '../http/errors';
 import { DataState, Timestamp } from '../schemas/common';
@@ -10,7 +10,10 @@ import { isUnavailable, type Unavailable } from '../unavailable';
 //
 // Results: a text summary first, the full JSON second, and `structuredContent` equal to the REST
 // body. Missing data is an ordinary result that says so; invalid arguments and internal failures
-// are `isError` results.
+// are `isError` results. Arguments are checked here, against the tool's own input schema, so a
+// bad one is refused in the same words as REST ("Invalid hours: abc. Valid values: …", "symbol is
+// required. Valid values: …"), not in the SDK's ("Input validation error: Invalid arguments for
+// tool …: hours: …").
 
 export interface ToolContext {
   /** Origin of the request, for the links inside REST bodies. */
@@ -54,6 +57,31 @@ export function toolOutput<S extends z.ZodObject>(schema: S) {
     .refine((body) => body.error !== undefined || schema.safeParse(body).success, {
       message: 'A result is either the whole REST body or an unavailable body with `error`',
     });
+}
+
+/**
+ * The input schema as the SDK sees it: listed as the tool's JSON Schema, but accepting any arguments
+ * object, so the refusal of a bad argument is ours (`args` below), not the SDK's.
+ */
+export function listedInput(schema: z.ZodObject): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'goldapi',
+      validate: (value) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: schema['~standard'].jsonSchema,
+    },
+  };
+}
+
+/** The arguments parsed by the tool's input schema; a refused one is a 400 naming the argument and its valid values. */
+export function args<I extends z.ZodObject>(schema: I, raw: unknown): z.output<I> {
+  const parsed = schema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  // Every field words its own refusal; one that does not still gets its name in front.
+  const said = (i: z.core.$ZodIssue) =>
+    i.path.length && !i.message.includes(String(i.path[0])) ? `Invalid ${i.path.join('.')}: ${i.message}` : i.message;
+  throw new ApiError(400, [...new Set(parsed.error.issues.map(said))].join('; '));
 }
 
 function content(summary: string, body: unknown): CallToolResult['content'] {

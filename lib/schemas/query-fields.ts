@@ -6,20 +6,28 @@ import { z } from 'zod';
 type Issue = { input?: unknown };
 const shown = (input: unknown) => (typeof input === 'string' || typeof input === 'number' ? String(input) : (JSON.stringify(input) ?? ''));
 
+/**
+ * The one wording of a refused value: "<lead>: <value>. Valid values: …", or "<name> is required.
+ * Valid values: …" when the value is missing (a tool argument without a default).
+ */
+export function refusal(name: string, input: unknown, valid: string, lead = `Invalid ${name}`): string {
+  return input === undefined ? `${name} is required. Valid values: ${valid}` : `${lead}: ${shown(input)}. Valid values: ${valid}`;
+}
+
 /** One of a fixed list (REST reads it case-insensitively). `lead` replaces "Invalid <name>" where the contract words it otherwise. */
 export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T, lead = `Invalid ${name}`) {
-  return z.enum(values, { error: (iss: Issue) => `${lead}: ${shown(iss.input)}. Valid values: ${values.join(', ')}` });
+  return z.enum(values, { error: (iss: Issue) => refusal(name, iss.input, values.join(', '), lead) });
 }
 
 /** A whole number from `min` to `max`. */
 export function wholeNumber(name: string, min: number, max: number) {
-  const error = (iss: Issue) => `Invalid ${name}: ${shown(iss.input)}. Valid values: a whole number from ${min} to ${max}`;
+  const error = (iss: Issue) => refusal(name, iss.input, `a whole number from ${min} to ${max}`);
   return z.int({ error }).min(min, { error }).max(max, { error });
 }
 
 /** A switch whose only value is `1`. */
 export function flag(name: string) {
-  return z.literal('1', { error: (iss: Issue) => `Invalid ${name}: ${shown(iss.input)}. Valid values: 1` });
+  return z.literal('1', { error: (iss: Issue) => refusal(name, iss.input, '1') });
 }
 
 /** What a field accepts, as the `valid` list of its 400: the enum, the literal, or a short whole-number range. */

@@ -3,15 +3,17 @@ import { components } from './components';
 import { KARAT_KEYS, type KaratKey } from '../karats';
 import { UNITS } from '../units';
 import { DataState, Timestamp } from './common';
-import { flag, oneOf } from './query-fields';
+import { flag, oneOf, refusal } from './query-fields';
 
 const usd = (description: string) => z.number().meta({ description });
 const usdOrNull = (description: string) => z.number().nullable().meta({ description });
 
+const CURRENCY_VALUES = 'an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)';
+
 export const SpotQuery = z.object({
   currency: z
-    .string({ error: 'currency must be an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)' })
-    .max(16)
+    .string({ error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
+    .max(16, { error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
     .default('USD')
     .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', examples: ['EUR'] }),
   unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),

@@ -1,12 +1,45 @@
+import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import type { App } from './app';
 
-/** The SDK's own client, connected to the app's /mcp over real HTTP. */
+/** A 2025-11-25 client (the 1.x SDK's, `initialize` first), connected to the app's /mcp over real HTTP. */
 export async function mcpClient(app: App): Promise<Client> {
   const client = new Client({ name: 'goldapi-tests', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
   return client;
+}
+
+/** A 2026-07-28 client (the 2.x SDK's, pinned to that revision: `server/discover`, never `initialize`). */
+export async function mcpClient2026(app: App): Promise<Client2026> {
+  const client = new Client2026({ name: 'goldapi-tests', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new Transport2026(new URL(`${app.url}/mcp`)));
+  return client;
+}
+
+/** The `_meta` envelope a 2026-07-28 request carries, and the headers that go with it. */
+export const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | string = 1,
+): { body: { jsonrpc: '2.0'; id: number | string; method: string; params: { _meta: Record<string, unknown> } }; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
+  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  return { body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...ENVELOPE } } }, headers };
+}
+
+/** Ajv in strict mode for JSON Schema 2020-12, with the standard formats: refuses any keyword it does not know. */
+export function strictAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  return ajv;
 }
 
 /** A raw JSON-RPC POST with the headers the transport requires (overridable). */

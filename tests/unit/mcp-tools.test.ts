@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import chartExample from '@/lib/data/examples/chart.json';
 import historyExample from '@/lib/data/examples/history.json';
@@ -8,6 +7,7 @@ import reservesExample from '@/lib/data/examples/reserves.json';
 import spotExample from '@/lib/data/examples/spot.json';
 import { createGoldServer, TOOLS } from '@/lib/mcp/server';
 import { NOTHING, unavailable } from '@/lib/unavailable';
+import { strictAjv } from '../support/mcp';
 
 // The tools as clients see them (through the SDK's own client over an in-memory transport), and
 // the output schemas checked against real recorded REST bodies.
@@ -62,6 +62,17 @@ describe('tools as clients see them', () => {
     }
   });
 
+  it('every input and output schema compiles in strict JSON Schema 2020-12 (no unknown keyword such as `example`)', () => {
+    const ajv = strictAjv();
+    for (const t of tools) {
+      expect(() => ajv.compile(t.inputSchema), `${t.name} input`).not.toThrow();
+      expect(() => ajv.compile(t.outputSchema!), `${t.name} output`).not.toThrow();
+    }
+    expect(JSON.stringify(tools)).not.toMatch(/"example"/);
+    // The check refuses what it must: a keyword that is not JSON Schema's.
+    expect(() => ajv.compile({ type: 'object', properties: { a: { type: 'string', example: 'x' } } })).toThrow(/unknown keyword: "example"/);
+  });
+
   it('the compatibility check itself catches the constructs it looks for', () => {
     expect(clientProblems({ anyOf: [{ type: 'object' }] })).toHaveLength(2);
     expect(clientProblems({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: {} } })).toHaveLength(2);
@@ -101,5 +112,31 @@ describe('output schemas check the REST body, not an all-optional copy', () => {
       expect(output(name).safeParse(missing).success, `${name} without ${first}`).toBe(false);
     }
     expect(output('get_gold_price').safeParse({ ...spotExample, spot_usd_oz: '4000' }).success).toBe(false);
+  });
+});
+
+describe('a bad argument is refused in one wording: the argument, the value or "required", the valid values', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['get_gold_intraday', { hours: 'abc' }, 'Invalid hours: abc. Valid values: a whole number from 1 to 48'],
+    ['get_gold_intraday', { hours: null }, 'Invalid hours: null. Valid values: a whole number from 1 to 48'],
+    ['get_gold_intraday', { symbol: 'btc' }, 'Invalid symbol: btc. Valid values: xau, xag'],
+    ['compare_gold_to_asset', {}, 'symbol is required. Valid values: silver, btc, sp500, nasdaq, dxy, eurusd, oil, platinum, palladium'],
+    ['compare_gold_to_asset', { symbol: 'sp500', range: '10y' }, 'Invalid range: 10y. Valid values: 1m, 3m, 6m, ytd, 1y, 2y, 5y'],
+    ['get_gold_price', { unit: 'stone' }, 'Unsupported unit: stone. Valid values: oz, gram, kg'],
+    ['get_gold_price', { currency: 5 }, 'Invalid currency: 5. Valid values: an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)'],
+    ['get_central_bank_reserves', { country: 5 }, 'Invalid country: 5. Valid values: part of a country name or an ISO3 code'],
+  ];
+  for (const [name, args, text] of cases) {
+    it(`${name} ${JSON.stringify(args)}`, async () => {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text.startsWith(text), result.content[0].text).toBe(true);
+      expect(result.content[0].text).not.toMatch(/MCP error|Input validation error|Invalid arguments for tool/);
+    });
+  }
+
+  it('two bad arguments are both named', async () => {
+    const result = (await client.callTool({ name: 'get_gold_intraday', arguments: { symbol: 'x', hours: 99 } })) as { content: { text: string }[] };
+    expect(result.content[0].text).toBe('Invalid symbol: x. Valid values: xau, xag; Invalid hours: 99. Valid values: a whole number from 1 to 48');
   });
 });

@@ -10,7 +10,10 @@ const CHANGES: [string, string, string][] = [
     "Runs on Node 24 LTS (any Node from 22.12); the embedded store uses Node's own SQLite (`node:sqlite`), with no native addon to build. " +
       'A store that cannot be used (an unusable `DATA_DIR`, named at start-up; a full disk) is logged once and the service answers from memory, as with KV down; `debug=1` says `embedded-degraded`. ' +
       'OpenAPI: clean in Redocly (recommended) and Spectral (`spectral:oas`); `security: []`, tag descriptions and a contact; `HEAD` documented; list values in any letter case and empty values documented as accepted; nested objects named (`GoldPrice`, `KaratPrices`, `GoldSource`, `IntradayPoint`, `HistoryDay`, `HistoryRanges`, `PriceRange`, `ChartBar`, `SpotDebug`); the error schema is `ErrorBody` (was `Error`). ' +
-      'Pages and widgets meet WCAG 2.2 AA contrast in light and dark; widget pages say `noindex` and carry a description; the landing page loads its chart only when the chart is about to be seen',
+      'Pages and widgets meet WCAG 2.2 AA contrast in light and dark; widget pages say `noindex` and carry a description; the landing page loads its chart only when the chart is about to be seen. ' +
+    "MCP: `/mcp` serves the stateless 2026-07-28 protocol (no `initialize`; `server/discover`; the protocol version and client capabilities in each request's `_meta` with the `Mcp-Method`/`Mcp-Name` headers; `ttlMs` and `cacheScope: public` on `tools/list` and `server/discover`) beside 2024-10-07 to 2025-11-25 on the same URL, with the same tools, answers, `no-store` and 120/min limit (one count per request whichever era), through the official SDK's 2.x server package. " +
+      'Protocol errors as the specification says: malformed params of any method, `initialize` included, and an unknown tool are JSON-RPC -32602 with one short sentence (no validation dump); a bad argument value is an `isError` result in one wording naming the argument and the valid values, or saying it is required ("Invalid hours: abc", "symbol is required", where it used to say "Invalid hours: null" or "Invalid symbol: ."). ' +
+      'Tool input schemas use only JSON Schema 2020-12 keywords (`examples`), so strict validators accept them. `server.json` for the MCP registry. The official MCP conformance suite runs in the tests',
   ],
   [
     'v1.6',

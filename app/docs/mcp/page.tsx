@@ -14,8 +14,34 @@ export default async function McpDocs() {
     <>
       <h1>MCP: gold data for AI agents</h1>
       <p className="lead">
-        <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. Protocol versions
-        2024-10-07 to 2025-11-25 are negotiated. {MCP_LIMIT} requests per minute per IP.
+        <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. It speaks the
+        2026-07-28 protocol and every version from 2024-10-07 to 2025-11-25. {MCP_LIMIT} requests per minute per IP, whichever version a request
+        speaks.
+      </p>
+
+      <h2 id="versions">Protocol versions: how a client picks one</h2>
+      <p>The same URL serves both eras; what the client sends decides which answers it.</p>
+      <ul>
+        <li>
+          <strong>2026-07-28</strong>, stateless: no <code>initialize</code>. Each request carries the protocol version, client capabilities and
+          client info in <code>params._meta</code> (<code>io.modelcontextprotocol/protocolVersion</code>, …) and the <code>MCP-Protocol-Version</code>
+          , <code>Mcp-Method</code> and <code>Mcp-Name</code> headers. <code>server/discover</code> lists the versions and capabilities served;{' '}
+          <code>tools/list</code> and <code>server/discover</code> may be cached for an hour by anyone (<code>ttlMs</code>,{' '}
+          <code>cacheScope: public</code>), as the tools change only with a redeploy.
+        </li>
+        <li>
+          <strong>2024-10-07 to 2025-11-25</strong>: any request without that <code>_meta</code>. <code>initialize</code> negotiates the version (the
+          client&apos;s when it is one of these, else 2025-11-25). The <code>Accept</code> header must list both <code>application/json</code> and{' '}
+          <code>text/event-stream</code>, else 406.
+        </li>
+      </ul>
+      <p>
+        With the official TypeScript SDK,{' '}
+        <code>
+          new Client(info, {'{'} versionNegotiation: {'{'} mode: &apos;auto&apos; {'}'} {'}'})
+        </code>{' '}
+        probes with <code>server/discover</code> and speaks 2026-07-28 here; the default client speaks 2025-11-25. Both get the same tools and
+        answers.
       </p>
 
       <h2 id="clients">Add it to your client</h2>
@@ -57,8 +83,10 @@ export default async function McpDocs() {
       <p>
         A fresh result gives the figure and its timestamp. A stale one gives the last real price, labelled <strong>STALE</strong> with its age in
         seconds. When nothing is known, the result says <strong>unavailable</strong> as an ordinary result with no number in it, not as a protocol
-        error. Invalid arguments come back as a result with <code>isError: true</code> naming the valid values. Over the rate limit: HTTP 429 with{' '}
-        <code>Retry-After</code> and a JSON-RPC error <code>-32029</code>.
+        error. A bad argument comes back as a result with <code>isError: true</code> naming the argument and the valid values (&quot;Invalid hours:
+        abc. Valid values: a whole number from 1 to 48&quot;, &quot;symbol is required. Valid values: …&quot;). Malformed params of any method and an
+        unknown tool are JSON-RPC errors <code>-32602</code> with one short sentence. Over the rate limit: HTTP 429 with <code>Retry-After</code> and
+        a JSON-RPC error <code>-32029</code>.
       </p>
       <p>
         <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down) and
@@ -75,6 +103,13 @@ export default async function McpDocs() {
   -H 'Content-Type: application/json' \\
   -H 'Accept: application/json, text/event-stream' \\
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_gold_price","arguments":{"currency":"EUR","unit":"gram"}}}'`}</Code>
+      <Code title="The same call in the 2026-07-28 protocol (no initialize)">{`curl -s ${url} \\
+  -H 'Content-Type: application/json' \\
+  -H 'Accept: application/json, text/event-stream' \\
+  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: get_gold_price' \\
+  -d '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_gold_price","arguments":{"currency":"EUR"},
+       "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},
+                "io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"}}}}'`}</Code>
     </>
   );
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { getReserves } from '../../reserves';
+import { refusal } from '../../schemas/query-fields';
 import { Reserves } from '../../schemas/reserves';
 import { fmt, freshness, tool, toolOutput } from '../tool';
+
+const COUNTRY_VALUES = 'part of a country name or an ISO3 code, at most 80 characters, e.g. "india" or "DEU"';
 
 export const getCentralBankReserves = tool({
   name: 'get_central_bank_reserves',
@@ -13,8 +16,8 @@ export const getCentralBankReserves = tool({
     'when only the bundled table is available. Filter with country (name part or ISO3).',
   input: z.object({
     country: z
-      .string({ error: 'country must be text: part of a country name or an ISO3 code, e.g. "india" or "DEU"' })
-      .max(80, { error: 'country must be at most 80 characters' })
+      .string({ error: (iss) => refusal('country', iss.input, COUNTRY_VALUES) })
+      .max(80, { error: (iss) => refusal('country', iss.input, COUNTRY_VALUES) })
       .optional()
       .meta({ description: 'Optional filter: part of a country name or its ISO3 code, case-insensitive (e.g. "india", "DEU")' }),
   }),
