@@ -236,7 +236,7 @@ describe('on a weekend', () => {
     expect(page).toMatch(/data-f="market">Market closed · Reopens [^<]+</);
 
     const cron = await app.json('/api/cron/sample', { headers: { authorization: `Bearer ${secret}` } });
-    expect(cron.body.samples).toEqual({ xau: 'market closed', xag: 'market closed' });
+    expect(cron.body.samples).toEqual({ xau: 'market closed', xag: 'market closed', xpt: 'market closed', xpd: 'market closed' });
     expect((await app.json('/api/v1/intraday')).body.count).toBe(0);
   });
 });
