@@ -5,6 +5,14 @@ export const metadata: Metadata = { title: 'Changelog' };
 
 const CHANGES: [string, string, string][] = [
   [
+    '1.7.0',
+    '2026-11',
+    "Platinum and palladium: spot adds `platinum_usd_oz`, `palladium_usd_oz` (null when unavailable), `platinum_source`, `palladium_source`, `groups.platinum` and `groups.palladium`, each from the same two cross-checked live sources as gold (gold-api.com `/price/XPT`, `/price/XPD`; the Swissquote `XPT/USD`, `XPD/USD` quotes) with their own bounds (50 to 50,000 USD/oz), jump rule and last real value; their outage never changes gold's state or the HTTP status. " +
+      'Intraday `symbol` `xpt` and `xpd`, recorded like `xau`. get_gold_price returns the four metals. ' +
+      '`unit` also takes `tola` (11.6638038 g), `tael` (37.429 g, Hong Kong) and `baht` (15.244 g, Thai bullion), reported as given in `xau.unit`, 2 decimals, karats following; one unit list for REST, MCP, widgets, OpenAPI and docs. ' +
+      'The price and converter widgets take `metal` (gold, silver, platinum, palladium), with the new words in all eleven languages; the widget builder offers metals and the new units',
+  ],
+  [
     'v1.6',
     '2026-11',
     'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens. ' +
