@@ -96,7 +96,6 @@ export function renderConverter(v: ConverterView): SafeHtml {
 <div class="h"><span id="gw-title" data-f="title">${title}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <input type="hidden" name="theme" value="${o.theme}"><input type="hidden" name="locale" value="${o.locale}">
 <div class="grid">
-<div><label for="gw-metal">${t.metal}</label><select id="gw-metal" name="metal">${METAL_IDS.map((m) => option(m, metalName(m, t), m === o.metal))}</select></div>
 <div><label for="gw-amount">${t.amount}</label><input id="gw-amount" name="amount" type="number" inputmode="decimal" min="0" step="any" value="${o.amount}" required></div>
 <div><label for="gw-direction">${t.direction}</label><select id="gw-direction" name="direction">
 ${option('money-to-gold', t.moneyToGold, o.direction === 'money-to-gold')}${option('gold-to-money', t.goldToMoney, o.direction === 'gold-to-money')}
@@ -105,6 +104,7 @@ ${option('money-to-gold', t.moneyToGold, o.direction === 'money-to-gold')}${opti
 <div><label for="gw-unit">${t.weight}</label><select id="gw-unit" name="unit">
 ${UNITS.map((u) => option(u, unitWord(t, u, 'unit'), o.unit === u))}
 </select></div>
+<div><label for="gw-metal">${t.metal}</label><select id="gw-metal" name="metal">${METAL_IDS.map((m) => option(m, metalName(m, t), m === o.metal))}</select></div>
 <div data-f="karat"${gold ? '' : ' hidden'}><label for="gw-karat">${t.purity}</label><select id="gw-karat" name="karat">${KARATS.map((k) =>
     option(k, `${karatLabel(k, t, o.locale)} (${share.format(purity(k))})`, k === o.karat),
   )}</select></div>

@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import { CHART_SYMBOLS, INSTRUMENTS } from '@/lib/chart-catalog';
 import { METALS } from '@/lib/metals';
-import { UNIT_LIST, type UnitEntry } from '@/lib/units';
+import { UNIT_LIST } from '@/lib/units';
 import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/widgets/kinds';
 
 // Builds the iframe and script-tag snippets for the chosen options, with a live preview.
@@ -76,9 +76,9 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
         </select>
         <label htmlFor="b-unit">Unit</label>
         <select id="b-unit" value={unit} onChange={(e) => setUnit(e.target.value)}>
-          {UNIT_LIST.map((u: UnitEntry) => (
+          {UNIT_LIST.map((u) => (
             <option key={u.id} value={u.id}>
-              {u.note ? `${u.name} (${u.note})` : u.name}
+              {u.name}
             </option>
           ))}
         </select>
