@@ -5,6 +5,9 @@ import { METALS } from '@/lib/metals';
 import { UpstreamError } from '@/lib/upstream/fetch';
 import { fetchMetal } from '@/lib/upstream/gold-api';
 import { fetchQuote, readQuotes } from '@/lib/upstream/quotes';
+import type { Spot } from '@/lib/schemas/spot';
+import { textFor } from '@/widgets/i18n';
+import { renderPrice } from '@/widgets/price';
 import { fixture, fixtureText, PRIMARY_FIXTURE, QUOTES_FIXTURE } from '../support/fake-upstream';
 
 // Platinum and palladium through both adapters, on their bodies (constructed from the real gold bodies'
@@ -155,5 +158,27 @@ describe.each(NEW_METALS)('%s', (sym) => {
       const absurd = withPrices(sym, (m) => [m * 1000 - 0.5, m * 1000 + 0.5]);
       expect(() => readQuotes(sym, absurd, NOW)).toThrow(UpstreamError);
     });
+  });
+});
+
+describe('price widget per metal', () => {
+  const gold = fixture(PRIMARY_FIXTURE.XAU).price;
+  const platinum = fixture(PRIMARY_FIXTURE.XPT).price;
+  const state = { status: 'fresh', as_of: null, source: null, age_seconds: 1 } as const;
+  const spot = {
+    xau: { price: gold, currency: 'USD', unit: 'troy_oz' },
+    fx_rate: 1,
+    platinum_usd_oz: platinum,
+    groups: {},
+    data_state: state,
+  } as unknown as Spot;
+  const opts = { currency: 'USD', unit: 'oz' as const, theme: 'light' as const, locale: 'en-US', silver: false, ratio: false };
+  const render = (metal?: 'gold' | 'platinum') =>
+    String(renderPrice({ opts: { ...opts, metal }, spot, state, dayChangePct: 1.23, origin: 'http://x', words: textFor('en-US') }));
+
+  it('shows the gold futures day change beside gold only, never beside platinum', () => {
+    expect(render()).toMatch(/data-f="change"[^>]*class="up">\+1\.23% on the day</);
+    expect(render('platinum')).toMatch(/data-f="change"[^>]*hidden><\/span>/);
+    expect(render('platinum')).toContain(`data-f="price" aria-live="polite">$${platinum.toLocaleString('en-US', { minimumFractionDigits: 2 })}<`);
   });
 });
