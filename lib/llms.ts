@@ -1,4 +1,6 @@
+import { listed, METALS, OTHER_METALS } from './metals';
 import { OPERATIONS } from './openapi';
+import { UNIT_LIST, type UnitEntry } from './units';
 
 // /llms.txt: a plain-text map of the site and API for language models (llmstxt.org conventions:
 // a title, a one-paragraph summary, then sections of links with one-line descriptions).
@@ -8,9 +10,10 @@ export function llmsText(origin: string): string {
   return [
     '# Gold API',
     '',
-    '> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and three units, ' +
-      'silver, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ' +
-      'multi-asset charts and central-bank gold reserves. Spot comes from two independent live sources (gold-api.com, else the ' +
+    `> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and ${UNIT_LIST.length} units ` +
+      `(${UNIT_LIST.map((u: UnitEntry) => (u.note ? `${u.name}, ${u.note}` : u.name)).join('; ')}), ` +
+      `${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))}, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ` +
+      'multi-asset charts and central-bank gold reserves. Each metal comes from two independent live sources (gold-api.com, else the ' +
       'swissquote.com bid/ask mid), cross-checked, with bid/ask and the market hours (`market`: closed on weekends, in the daily break ' +
       'and on holidays, with the next open or close). A price is never simulated: when both sources are down the last real price ' +
       'is served flagged `stale`, and with none the answer is `unavailable` (HTTP 503). Every response carries `data_state` and `updated_at`.',
@@ -33,9 +36,12 @@ export function llmsText(origin: string): string {
     '',
     '## Widgets',
     '',
-    `- [Price widget](${origin}/widgets/price): live gold price with day change and freshness, by iframe or one script tag`,
+    `- [Price widget](${origin}/widgets/price): live ${listed(
+      METALS.map((m) => m.id),
+      'or',
+    )} price (\`metal\`, gold by default) with freshness, by iframe or one script tag`,
     `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
-    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of gold, any currency, oz/gram/kg, karat purity`,
+    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
     `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
     '',
     '## Docs',

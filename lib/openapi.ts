@@ -12,6 +12,8 @@ import reservesExample from './data/examples/reserves.json';
 import { components } from './schemas/components';
 import { Reserves } from './schemas/reserves';
 import { API_VERSION, VERSION } from './version';
+import { listed, METALS, OTHER_METALS } from './metals';
+import { UNITS } from './units';
 import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from './http/cache';
 import { unwrap } from './schemas/query-fields';
 
@@ -48,12 +50,13 @@ export const OPERATIONS: Operation[] = [
     operationId: 'getSpot',
     summary: 'Live gold spot in any currency and unit',
     description:
-      'XAU/USD converted with the live FX table into the requested currency and unit, with silver, the gold/silver ratio, tokenized gold, ' +
-      'Bitcoin measured in gold, market caps and supply statistics. Each data group (gold, silver, FX, tokens) is fresh, stale or unavailable ' +
-      'on its own (`groups`); `data_state` is the gold price’s. Cached 30 s (tokens 60 s, FX 12 h). ' +
-      'Gold and silver come from two independent live sources: gold-api.com when fresh, else the mid of the swissquote.com bid/ask quotes ' +
-      '(`price_source` and `silver_source` name the one served); only when both are down is the last real price served stale. ' +
-      '`sources` lists both with what each holds, `cross_check` says whether they agree within 1.5%, and `bid_usd_oz`/`ask_usd_oz` ' +
+      `XAU/USD converted with the live FX table into the requested currency and unit (${UNITS.join(', ')}), with ${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))} ` +
+      '(USD per troy ounce), the gold/silver ratio, tokenized gold, ' +
+      `Bitcoin measured in gold, market caps and supply statistics. Each data group (${METALS.map((m) => m.id).join(', ')}, FX, tokens) is fresh, stale or unavailable ` +
+      'on its own (`groups`); `data_state` is the gold price’s, and no other metal’s outage changes it or the HTTP status. Cached 30 s (tokens 60 s, FX 12 h). ' +
+      'Every metal comes from two independent live sources: gold-api.com when fresh, else the mid of the swissquote.com bid/ask quotes ' +
+      `(\`price_source\` for gold, ${listed(OTHER_METALS.map((m) => `\`${m.sourceField}\``))} name the one served); only when both are down is the last real price served stale. ` +
+      '`sources` lists both gold sources with what each holds, `cross_check` says whether they agree within 1.5%, and `bid_usd_oz`/`ask_usd_oz` ' +
       'carry the quotes feed’s gold bid and ask. `market` gives the market hours (New York time): while closed a fresh price does not move.',
     tag: 'Prices',
     query: SpotQuery,
@@ -70,7 +73,8 @@ export const OPERATIONS: Operation[] = [
     operationId: 'getIntraday',
     summary: 'The recorded intraday series',
     description:
-      'This service records the live gold and silver spot every 2 minutes and keeps 14 days. Points are real samples only, oldest first, ' +
+      `This service records the live spot of ${listed(METALS.map((m) => `${m.name.toLowerCase()} (\`${m.intraday}\`)`))} every 2 minutes and keeps 14 days. ` +
+      'Points are real samples only, oldest first, ' +
       'never interpolated; gaps mean both sources were down, or the market was closed (nothing is recorded then). `coverage_seconds` shows how much of the window the series covers. ' +
       '`data_state` describes the latest sample (stale once three samples are missed while the market is open; unavailable with no sample in the window).',
     tag: 'Series',

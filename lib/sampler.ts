@@ -1,9 +1,10 @@
 import { config } from './config';
 import { marketNow } from './market-now';
-import { servedPrice, type ServedMetal } from './served-price';
+import { METALS, type IntradaySymbol } from './metals';
+import { servedPrice } from './served-price';
 import { getStore, StoreDownError } from './store';
 
-// The recorder behind /api/v1/intraday: the current gold and silver spot into the store, at most
+// The recorder behind /api/v1/intraday: the current spot of every served metal into the store, at most
 // one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
 // instances never duplicate), points older than 14 days trimmed. Only fresh, real prices are
 // recorded: during an outage nothing is written (a stale price is not a new sample). The price is the
@@ -11,23 +12,23 @@ import { getStore, StoreDownError } from './store';
 // does not move, and a flat line of repeats would pass for trading that did not happen.
 
 export const RETENTION_S = 14 * 24 * 3600;
-export const SERIES = { xau: 'intraday:xau', xag: 'intraday:xag' } as const;
-export type SampleSymbol = keyof typeof SERIES;
-
-const METALS: Record<SampleSymbol, ServedMetal> = { xau: 'gold', xag: 'silver' };
+export type SampleSymbol = IntradaySymbol;
+/** The store key of each metal's series. */
+export const SERIES = Object.fromEntries(METALS.map((m) => [m.intraday, `intraday:${m.intraday}`])) as Record<SampleSymbol, string>;
 
 export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable' | 'market closed';
 
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
-  if (marketNow(nowMs).status === 'closed') return { xau: 'market closed', xag: 'market closed' };
+  if (marketNow(nowMs).status === 'closed')
+    return Object.fromEntries(METALS.map((m) => [m.intraday, 'market closed'])) as Record<SampleSymbol, SampleOutcome>;
   const interval = config.sampleIntervalS();
   const t = Math.floor(nowMs / 1000);
   const bucket = Math.floor(t / interval);
   const store = getStore();
   const result = {} as Record<SampleSymbol, SampleOutcome>;
   await Promise.all(
-    (Object.keys(SERIES) as SampleSymbol[]).map(async (symbol) => {
-      const { reading } = await servedPrice(METALS[symbol]);
+    METALS.map(async ({ id, intraday: symbol }) => {
+      const { reading } = await servedPrice(id);
       if (reading.status !== 'fresh' || reading.value === null) {
         result[symbol] = 'no fresh price';
         return;

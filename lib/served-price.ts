@@ -1,6 +1,7 @@
-import { feeds } from './feeds';
-import type { Feed, Reading, Status } from './freshness';
+import { metalFeeds } from './feeds';
+import type { Reading, Status } from './freshness';
 import { UNAVAILABLE } from './freshness';
+import type { MetalId } from './metals';
 import { getStore, safely } from './store';
 import { GOLD_API_NAME } from './upstream/gold-api';
 import { QUOTES_API_NAME, type Quote } from './upstream/quotes';
@@ -10,7 +11,8 @@ import { QUOTES_API_NAME, type Quote } from './upstream/quotes';
 // else none. When both are fresh but disagree by more than DIVERGENCE, one of them is wrong: the one
 // closer to the last price served wins, since a sudden step away from it is the likelier error.
 
-export type ServedMetal = 'gold' | 'silver';
+/** Every metal of lib/metals.ts is served this way, each on its own. */
+export type ServedMetal = MetalId;
 
 /** Beyond this relative gap between the two fresh sources, the pair has diverged. */
 export const DIVERGENCE = 0.015;
@@ -40,14 +42,9 @@ export interface Served {
   quote: Quote | null;
 }
 
-const PAIRS: Record<ServedMetal, { primary: Feed<number>; secondary: Feed<Quote> }> = {
-  gold: { primary: feeds.gold, secondary: feeds.quotesGold },
-  silver: { primary: feeds.silver, secondary: feeds.quotesSilver },
-};
-
 /** The served price of `metal` for this request; each source is read through its own cached feed. */
 export async function servedPrice(metal: ServedMetal): Promise<Served> {
-  const { primary, secondary } = PAIRS[metal];
+  const { primary, secondary } = metalFeeds[metal];
   const [p, q] = await Promise.all([primary.read(), secondary.read()]);
   const served = choose(p, q, await lastServed(metal));
   remember(metal, served);
@@ -56,7 +53,7 @@ export async function servedPrice(metal: ServedMetal): Promise<Served> {
 
 /** What would be served now, without asking any upstream: for error bodies. */
 export async function peekServed(metal: ServedMetal): Promise<Served> {
-  const { primary, secondary } = PAIRS[metal];
+  const { primary, secondary } = metalFeeds[metal];
   const [p, q] = await Promise.all([primary.peek(), secondary.peek()]);
   return choose(p, q, lastKnown.get(metal) ?? null);
 }

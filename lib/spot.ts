@@ -8,24 +8,27 @@ import type { DataState } from './schemas/common';
 import type { Spot, SpotQuery } from './schemas/spot';
 import { KARATS, purity } from './karats';
 import { stats } from './stats';
+import { METALS, OTHER_METALS, type MetalId } from './metals';
 import { peekServed, servedPrice, type Served } from './served-price';
 import { storeStatus } from './store';
 import { unavailable, type Unavailable } from './unavailable';
-import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, type Unit } from './units';
+import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, unitEntry } from './units';
 import { CRYPTO_API_NAME } from './upstream/crypto';
 import { FX_API_NAME, type FxTable } from './upstream/fx';
 import { QUOTES_API_NAME } from './upstream/quotes';
 
-// GET /api/v1/spot: gold in any currency and unit, with silver, FX, tokens, Bitcoin and the
-// annual statistics. Each group is read from its own feed and degrades on its own; only a gold
-// price never seen makes the whole answer unavailable (503).
+// GET /api/v1/spot: gold in any currency and unit, with the other served metals (lib/metals.ts),
+// FX, tokens, Bitcoin and the annual statistics. Each group is read from its own feed and degrades
+// on its own; only a gold price never seen makes the whole answer unavailable (503).
 
 export interface SpotOptions {
   /** Origin of the request, for the `docs` link. */
   origin: string;
 }
 
-const UNIT_LABEL: Record<Unit, Spot['xau']['unit']> = { oz: 'troy_oz', gram: 'gram', kg: 'kg' };
+type OtherPrices = Pick<Spot, (typeof OTHER_METALS)[number]['usdField']>;
+type OtherSources = Pick<Spot, (typeof OTHER_METALS)[number]['sourceField']>;
+
 const SERVICE = 'Gold market data service: free, keyless, honest about freshness';
 
 /** The FX table in use and its group state: live, last live (stale), or the bundled snapshot. */
@@ -46,16 +49,12 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     compact: query.compact === '1',
     debug: query.debug === '1',
   };
-  const [goldServed, silverServed, fxr, tokens] = await Promise.all([
-    servedPrice('gold'),
-    servedPrice('silver'),
-    feeds.fx.read(),
-    feeds.tokens.read(),
-  ]);
+  const [metals, fxr, tokens] = await Promise.all([Promise.all(METALS.map((m) => servedPrice(m.id))), feeds.fx.read(), feeds.tokens.read()]);
+  const served = Object.fromEntries(METALS.map((m, i) => [m.id, metals[i]])) as Record<MetalId, Served>;
   const now = Date.now();
   const fx = fxInUse(fxr, now);
+  const goldServed = served.gold;
   const gold = goldServed.reading;
-  const silver = silverServed.reading;
 
   if (!/^[A-Z]{3}$/.test(q.currency) || !(q.currency in fx.table)) {
     throw new ApiError(400, `Unsupported currency: ${query.currency}`, { supported: Object.keys(fx.table).sort() });
@@ -70,7 +69,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
 
   const spot = gold.value;
   const rate = fx.table[q.currency];
-  const silverUsd = silver.value;
+  const silverUsd = served.silver.reading.value;
   const t = tokens.value;
   const perKg = spot * OZ_PER_KG;
   const goldMcap = spot * stats.gold_supply_tonnes * OZ_PER_TONNE;
@@ -82,14 +81,14 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   const dataState = toDataState(gold, now);
   const perUnitPrice = perUnit(spot * rate, q.unit);
   const body: Spot = {
-    xau: { price: round(perUnitPrice, UNIT_DECIMALS[q.unit]), currency: q.currency, unit: UNIT_LABEL[q.unit] },
+    xau: { price: round(perUnitPrice, UNIT_DECIMALS[q.unit]), currency: q.currency, unit: unitEntry(q.unit).label },
     karats: Object.fromEntries(KARATS.map((k) => [`${k}k`, round(perUnitPrice * purity(k), UNIT_DECIMALS[q.unit])])) as Spot['karats'],
     spot_usd_oz: spot,
     per_gram_usd: round(spot / GRAMS_PER_OZ, 4),
     per_kg_usd: round(perKg, 2),
     fx_rate: rate,
     fx_rates: q.compact ? undefined : fx.table,
-    silver_usd_oz: silverUsd,
+    ...(Object.fromEntries(OTHER_METALS.map((m) => [m.usdField, served[m.id].reading.value])) as OtherPrices),
     gold_silver_ratio: roundOrNull(ratio(spot, silverUsd), 2),
     xaut_usd: t?.xaut_usd ?? null,
     paxg_usd: t?.paxg_usd ?? null,
@@ -112,12 +111,16 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     cb_share_global_reserves_pct: round(stats.cb_share_global_reserves * 100, 2),
     price_source: goldServed.source,
     fx_source: fx.source,
-    silver_source: silverServed.source,
+    ...(Object.fromEntries(OTHER_METALS.map((m) => [m.sourceField, served[m.id].source])) as OtherSources),
     token_source: t === null ? 'unavailable' : CRYPTO_API_NAME,
     ...twoSources(goldServed),
     market: marketNow(now),
     data_state: dataState,
-    groups: { gold: dataState, silver: toDataState(silver, now), fx: fx.state, tokens: toDataState(tokens, now) },
+    groups: {
+      ...(Object.fromEntries(METALS.map((m) => [m.id, m.id === 'gold' ? dataState : toDataState(served[m.id].reading, now)])) as Spot['groups']),
+      fx: fx.state,
+      tokens: toDataState(tokens, now),
+    },
     stale: gold.status === 'stale',
     price_as_of: gold.status === 'stale' ? (dataState.as_of ?? updatedAt) : updatedAt,
     fx_stale: fx.state.status !== 'fresh',

@@ -1,4 +1,4 @@
-// Weight constants and rounding. Rounding happens once, on output, from unrounded inputs.
+// Weight units, constants and rounding. Rounding happens once, on output, from unrounded inputs.
 
 /** Grams in one troy ounce. */
 export const GRAMS_PER_OZ = 31.1034768;
@@ -7,18 +7,62 @@ export const OZ_PER_KG = 32.1507466;
 /** Troy ounces in one metric tonne. */
 export const OZ_PER_TONNE = 32150.7466;
 
-export const UNITS = ['oz', 'gram', 'kg'] as const;
-export type Unit = (typeof UNITS)[number];
+export interface UnitEntry {
+  /** What the `unit` parameter takes. */
+  id: string;
+  /** How spot reports it in `xau.unit`. */
+  label: string;
+  /** Its name in English, for docs, tool text and the widget builder. */
+  name: string;
+  /** Grams in one unit. */
+  grams: number;
+  /** Decimals of a price per unit. */
+  decimals: number;
+  /** Where it is the unit of the gold market, for docs. */
+  note?: string;
+}
+
+/**
+ * The one list of weight units: REST, MCP, the widgets, the converter, OpenAPI, the docs and the
+ * widget builder all read it. Troy ounce, gram and kilogram use the exact constants above; tola,
+ * tael and baht are defined by their grams.
+ */
+export const UNIT_LIST = [
+  { id: 'oz', label: 'troy_oz', name: 'troy ounce', grams: GRAMS_PER_OZ, decimals: 2 },
+  { id: 'gram', label: 'gram', name: 'gram', grams: 1, decimals: 4 },
+  { id: 'kg', label: 'kg', name: 'kilogram', grams: 1000, decimals: 2 },
+  { id: 'tola', label: 'tola', name: 'tola', grams: 11.6638038, decimals: 2, note: 'India, Pakistan and the Gulf (180 grains)' },
+  {
+    id: 'tael',
+    label: 'tael',
+    name: 'tael',
+    grams: 37.429,
+    decimals: 2,
+    note: 'Hong Kong (the tael of the Chinese Gold & Silver Exchange Society)',
+  },
+  { id: 'baht', label: 'baht', name: 'baht', grams: 15.244, decimals: 2, note: 'Thailand (the bullion baht)' },
+] as const satisfies readonly UnitEntry[];
+
+export type Unit = (typeof UNIT_LIST)[number]['id'];
+export type UnitLabel = (typeof UNIT_LIST)[number]['label'];
+
+export const UNITS = UNIT_LIST.map((u) => u.id) as unknown as readonly [Unit, ...Unit[]];
+export const UNIT_LABELS = UNIT_LIST.map((u) => u.label) as unknown as readonly [UnitLabel, ...UnitLabel[]];
+
+export function unitEntry(unit: Unit): (typeof UNIT_LIST)[number] {
+  return UNIT_LIST.find((u) => u.id === unit)!;
+}
 
 /** Price per `unit` from a price per troy ounce. */
 export function perUnit(perOz: number, unit: Unit): number {
+  if (unit === 'oz') return perOz;
   if (unit === 'gram') return perOz / GRAMS_PER_OZ;
   if (unit === 'kg') return perOz * OZ_PER_KG;
-  return perOz;
+  return (perOz / GRAMS_PER_OZ) * unitEntry(unit).grams;
 }
 
-/** Decimals used for a price in `unit`: oz 2, gram 4, kg 2. */
-export const UNIT_DECIMALS: Record<Unit, number> = { oz: 2, gram: 4, kg: 2 };
+/** Decimals used for a price in `unit`: gram 4, every other unit 2. */
+export const UNIT_DECIMALS = Object.fromEntries(UNIT_LIST.map((u) => [u.id, u.decimals])) as Record<Unit, number>;
 
 export function round(value: number, decimals: number): number {
   const f = 10 ** decimals;

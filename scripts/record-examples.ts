@@ -20,6 +20,10 @@ async function main() {
   const fake = await FakeUpstream.start();
   // The history example is recorded on the last three months of real daily rows, to keep the OpenAPI document small.
   fake.onChart(realChartHandler('2026-01-16'));
+  // No real platinum or palladium body was found (their test bodies are constructed, see tests/fixtures/SOURCES.md):
+  // the examples show them as never seen, null and `unavailable`, rather than a made-up figure.
+  const notFound = { mode: 'status', status: 404, text: '{"error":"Symbol not found"}' } as const;
+  for (const route of ['platinum', 'palladium', 'quotes:XPT', 'quotes:XPD'] as const) fake.set(route, notFound);
   // The in-process sampler records a few real samples for the intraday example (on a trading day, whatever today is).
   // Links in the examples point at a neutral public origin.
   const app = await App.start({

@@ -50,7 +50,7 @@ describe('cron route', () => {
     }
     const ok = await cron(app, `Bearer ${SECRET}`);
     expect(ok.status).toBe(200);
-    expect(ok.body.samples).toEqual({ xau: 'recorded', xag: 'recorded' });
+    expect(ok.body.samples).toEqual({ xau: 'recorded', xag: 'recorded', xpt: 'recorded', xpd: 'recorded' });
     expect(ok.body.data_state.status).toBe('fresh');
   });
 
@@ -59,7 +59,12 @@ describe('cron route', () => {
     const [a, b] = await Promise.all([cron(app, `Bearer ${SECRET}`), cron(app, `Bearer ${SECRET}`)]);
     expect([a.body.samples.xau, b.body.samples.xau].sort()).toEqual(['bucket already sampled', 'recorded']);
     const third = await cron(app, `Bearer ${SECRET}`);
-    expect(third.body.samples).toEqual({ xau: 'bucket already sampled', xag: 'bucket already sampled' });
+    expect(third.body.samples).toEqual({
+      xau: 'bucket already sampled',
+      xag: 'bucket already sampled',
+      xpt: 'bucket already sampled',
+      xpd: 'bucket already sampled',
+    });
     const xau = await app.json('/api/v1/intraday?symbol=xau&hours=1');
     const xag = await app.json('/api/v1/intraday?symbol=xag&hours=1');
     expect(xau.body.count).toBe(1);
@@ -71,9 +76,10 @@ describe('cron route', () => {
     const { app, fake } = await start({ SAMPLE_INTERVAL_S: '2' });
     expect((await cron(app, `Bearer ${SECRET}`)).body.samples.xau).toBe('recorded');
     fake.set('gold', { mode: 'refuse' }).set('silver', { mode: 'status', status: 500 }).set('quotes', { mode: 'refuse' });
+    fake.set('platinum', { mode: 'malformed' }).set('palladium', { mode: 'refuse' });
     await sleep(2100);
     const r = await cron(app, `Bearer ${SECRET}`);
-    expect(r.body.samples).toEqual({ xau: 'no fresh price', xag: 'no fresh price' });
+    expect(r.body.samples).toEqual({ xau: 'no fresh price', xag: 'no fresh price', xpt: 'no fresh price', xpd: 'no fresh price' });
     expect((await app.json('/api/v1/intraday')).body.count).toBe(1);
     // Spot meanwhile serves the stale price: the sampler did not mistake it for a sample.
     expect((await app.json('/api/v1/spot?compact=1')).body.stale).toBe(true);

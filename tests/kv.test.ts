@@ -81,7 +81,7 @@ describe('two instances on one KV', () => {
     await bridge.stop();
     const r = await a.json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } });
     expect(r.status).toBe(200);
-    expect(r.body.samples).toEqual({ xau: 'store unavailable', xag: 'store unavailable' });
+    expect(r.body.samples).toEqual({ xau: 'store unavailable', xag: 'store unavailable', xpt: 'store unavailable', xpd: 'store unavailable' });
     expect(r.body.data_state.status).toBe('unavailable');
     // The series itself cannot be read while KV is down: an honest 503, not an empty series.
     const series = await a.json('/api/v1/intraday');

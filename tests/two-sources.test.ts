@@ -207,9 +207,12 @@ describe('fair use', () => {
     }
     expect(fake.calls.gold).toBe(1);
     expect(fake.calls.silver).toBe(1);
-    // XAU and XAG twice each: a first failure is retried by the next request, and after two in a row
-    // the feed waits before asking again.
-    expect(fake.calls.quotes).toBe(4);
+    expect(fake.calls.platinum).toBe(1);
+    expect(fake.calls.palladium).toBe(1);
+    // Each of the four metals twice: a first failure is retried by the next request, and after two in a
+    // row the feed waits before asking again.
+    for (const metal of ['XAU', 'XAG', 'XPT', 'XPD'] as const) expect(fake.calls[`quotes:${metal}`], metal).toBe(2);
+    expect(fake.calls.quotes).toBe(8);
   });
 });
 
@@ -236,7 +239,7 @@ describe('on a weekend', () => {
     expect(page).toMatch(/data-f="market">Market closed · Reopens [^<]+</);
 
     const cron = await app.json('/api/cron/sample', { headers: { authorization: `Bearer ${secret}` } });
-    expect(cron.body.samples).toEqual({ xau: 'market closed', xag: 'market closed' });
+    expect(cron.body.samples).toEqual({ xau: 'market closed', xag: 'market closed', xpt: 'market closed', xpd: 'market closed' });
     expect((await app.json('/api/v1/intraday')).body.count).toBe(0);
   });
 });

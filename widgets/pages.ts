@@ -1,31 +1,47 @@
 import { CHART_SYMBOLS } from '../lib/chart-catalog';
 import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
 import { KARATS } from '../lib/karats';
-import { CONVERTER_CSS, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
+import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
 import { chartHeadline, dayChangePct, spotForWidget } from './data';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
 import { widgetPage } from './page';
-import { renderPrice, type PriceOptions } from './price';
+import { METAL_IDS, METALS, type MetalId } from '../lib/metals';
+import type { DataState } from '../lib/schemas/common';
+import { metalState, priceTitle, renderPrice, type PriceOptions } from './price';
 
 // Each widget page from its query and the public origin: options parsed against fixed lists, data
 // read from the same lib/ functions the REST endpoints answer from, HTML rendered by the widget.
 
 /** The whole price widget page for a query. */
 export async function pricePage(q: URLSearchParams, origin: string): Promise<string> {
-  const opts: PriceOptions = { ...parseCommon(q), silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
-  const [{ spot, state, currency }, dayChange] = await Promise.all([spotForWidget(opts.currency, opts.unit, origin), dayChangePct()]);
+  const metal = pick(q.get('metal'), METAL_IDS, 'gold');
+  const opts: PriceOptions = { ...parseCommon(q), metal, silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
+  // Gold's day change is read from the gold futures history; no other metal is shown with it.
+  const [{ spot, state, currency }, dayChange] = await Promise.all([
+    spotForWidget(opts.currency, opts.unit, origin),
+    metal === 'gold' ? dayChangePct() : null,
+  ]);
   opts.currency = currency;
   const text = textFor(opts.locale);
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
   return widgetPage({
     name: 'price',
-    title: text.t.priceTitle,
+    title: priceTitle(metal, text.t),
     theme: opts.theme,
     text,
     body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin, words: text }),
-    config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
+    config: {
+      api,
+      locale: opts.locale,
+      unit: opts.unit,
+      metal,
+      silver: opts.silver,
+      ratio: opts.ratio,
+      state: metalState(spot, metal, state),
+      everyS: 30,
+    },
   });
 }
 
@@ -55,6 +71,7 @@ export async function converterPage(q: URLSearchParams, origin: string): Promise
   const karat = Number(q.get('karat'));
   const opts: ConverterOptions = {
     ...parseCommon(q),
+    metal: pick(q.get('metal'), METAL_IDS, 'gold'),
     amount: boundedNumber(q.get('amount'), 0, 1e12, 1000),
     direction: pick(q.get('direction'), DIRECTIONS, 'money-to-gold'),
     karat: (KARATS as readonly number[]).includes(karat) ? (karat as ConverterOptions['karat']) : 24,
@@ -62,14 +79,17 @@ export async function converterPage(q: URLSearchParams, origin: string): Promise
   const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
   opts.currency = currency;
   const text = textFor(opts.locale);
-  const view = { opts, codes, spotUsdOz: spot?.spot_usd_oz ?? null, fxRate: spot?.fx_rate ?? null, state, origin, words: text };
+  // Every metal's USD price per troy ounce, so the script can switch metal without asking again.
+  const usd = Object.fromEntries(METALS.map((m) => [m.id, spot ? (spot[m.usdField] ?? null) : null])) as Record<MetalId, number | null>;
+  const states = Object.fromEntries(METALS.map((m) => [m.id, metalState(spot, m.id, state)])) as Record<MetalId, DataState>;
+  const view = { opts, codes, spotUsdOz: usd[opts.metal], fxRate: spot?.fx_rate ?? null, state: states[opts.metal], origin, words: text };
   return widgetPage({
     name: 'converter',
-    title: text.t.converterTitle,
+    title: converterTitle(opts.metal, text.t),
     theme: opts.theme,
     text,
     body: renderConverter(view),
     css: CONVERTER_CSS,
-    config: { locale: opts.locale, spotUsdOz: view.spotUsdOz, fxRate: view.fxRate, currency, state, everyS: 30 },
+    config: { locale: opts.locale, usd, fxRate: view.fxRate, currency, states, everyS: 30 },
   });
 }

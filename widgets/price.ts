@@ -1,16 +1,40 @@
+import { metalById, type MetalId } from '../lib/metals';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
+import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/units';
 import { ago, fill, money, number, percent, priceDecimals, unitWord, updated, type Words } from './format';
+import type { Strings } from './i18n';
 import { footer, html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
 
-// The price widget: gold in the chosen currency and unit, the day's change, optional silver and
-// ratio, how fresh the figure is, and a visible stale or unavailable state. Never a made-up number.
+// The price widget: a served metal (gold by default) in the chosen currency and unit, gold's day
+// change, optional silver and ratio, how fresh the figure is, and a visible stale or unavailable
+// state. Never a made-up number, and never a figure of one instrument beside another's price.
 
 export interface PriceOptions extends CommonOptions {
+  /** The metal shown; gold when absent. */
+  metal?: MetalId;
   silver: boolean;
   ratio: boolean;
 }
+
+/** The price of one `unit` of `metal` in the spot answer's currency, rounded as spot rounds `xau.price`; null when that metal is unavailable. */
+export function metalPrice(spot: Spot, metal: MetalId, unit: Unit): number | null {
+  if (metal === 'gold') return spot.xau.price;
+  const usd = spot[metalById(metal).usdField as 'silver_usd_oz'];
+  return usd === null || usd === undefined ? null : round(perUnit(usd * spot.fx_rate, unit), UNIT_DECIMALS[unit]);
+}
+
+/** The state of the metal's own group: an outage of platinum is platinum's, not gold's. */
+export function metalState(spot: Spot | null, metal: MetalId, fallback: DataState): DataState {
+  return spot?.groups?.[metal] ?? fallback;
+}
+
+/** The metal's name in the page's language ("Platinum"). */
+export const metalName = (metal: MetalId, t: Strings) => t[metal];
+
+/** "Gold price" or "Platinum price" in the page's language. */
+export const priceTitle = (metal: MetalId, t: Strings) => (metal === 'gold' ? t.priceTitle : fill(t.metalPriceTitle, { name: metalName(metal, t) }));
 
 export interface PriceView {
   opts: PriceOptions;
@@ -36,14 +60,18 @@ export function staleBadge(state: DataState, w: Words): string {
 }
 
 export function renderPrice(v: PriceView): SafeHtml {
-  const { opts, spot, state, words } = v;
+  const { opts, spot, words } = v;
+  const metal = opts.metal ?? 'gold';
+  const state = metalState(spot, metal, v.state);
   const t = words.t;
   const badge = staleBadge(state, words);
-  const change = v.dayChangePct;
+  // The day change comes from the gold futures history: it is shown beside gold only.
+  const change = metal === 'gold' ? v.dayChangePct : null;
   const closed = marketLine(spot?.market, words, opts.locale, 'UTC');
-  return html`<main class="w" aria-label="${t.priceTitle}">
-<div class="h"><span>${t.gold} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
-<div class="big" data-f="price" aria-live="polite">${spot ? money(spot.xau.price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
+  const price = spot ? metalPrice(spot, metal, opts.unit) : null;
+  return html`<main class="w" aria-label="${priceTitle(metal, t)}">
+<div class="h"><span>${metalName(metal, t)} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
+<div class="big" data-f="price" aria-live="polite">${spot && price !== null ? money(price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
 <div class="row">
 <span data-f="change" title="${t.changeTitle}" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : fill(t.dayChange, { pct: percent(change, opts.locale) })}</span>
 ${opts.silver ? html`<span>${t.silver} <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>${t.perOzShort}</span>` : ''}

@@ -108,13 +108,13 @@ if (spot.data_state.status === 'unavailable') {
       </table>
       <p>
         A value that fails validation (wrong shape, not a positive finite number, or a gold price that jumps more than 25% within 10 minutes) is
-        treated as the upstream being down. Spot reports each group separately in <code>groups</code> (gold, silver, FX, tokens): silver or tokens may
-        be unavailable while gold is fresh. When the live FX feed has never answered, a real recorded table bundled with the release is used and{' '}
-        <code>fx_stale</code> is true. Staleness has no limit: apply your own maximum age using <code>price_as_of</code>.
+        treated as the upstream being down. Spot reports each group separately in <code>groups</code> (gold, silver, platinum, palladium, FX, tokens):
+        any of them may be unavailable while gold is fresh. When the live FX feed has never answered, a real recorded table bundled with the release
+        is used and <code>fx_stale</code> is true. Staleness has no limit: apply your own maximum age using <code>price_as_of</code>.
       </p>
       <p>
-        Gold and silver have two live sources (gold-api.com, then the swissquote.com bid/ask mid): spot stays <code>fresh</code> while either answers,
-        and <code>price_source</code> names the one served; only with both down is it <code>stale</code>.{' '}
+        Every metal has two live sources (gold-api.com, then the swissquote.com bid/ask mid): spot stays <code>fresh</code> while either answers, and{' '}
+        <code>price_source</code> names the one served; only with both down is it <code>stale</code>.{' '}
         <a href="/docs/data#two-sources">How they are chosen and cross-checked</a>.
       </p>
       <p>

@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { components } from './components';
 import { DataState, Timestamp } from './common';
 import { FORMATS } from '../csv';
+import { INTRADAY_SYMBOLS, METALS } from '../metals';
 import { oneOf, wholeNumber } from './query-fields';
 
-export const INTRADAY_SYMBOLS = ['xau', 'xag'] as const;
+export { INTRADAY_SYMBOLS };
 /** Longest window of the series one request returns, hours. */
 export const MAX_HOURS = 48;
 
 export const IntradayQuery = z.object({
-  symbol: oneOf('symbol', INTRADAY_SYMBOLS).default('xau').meta({ description: '`xau` gold or `xag` silver' }),
+  symbol: oneOf('symbol', INTRADAY_SYMBOLS)
+    .default('xau')
+    .meta({ description: METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`).join(', ') }),
   hours: wholeNumber('hours', 1, MAX_HOURS)
     .default(24)
     .meta({ description: `Window, whole hours 1 to ${MAX_HOURS}`, examples: [6] }),

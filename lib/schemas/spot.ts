@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { components } from './components';
 import { KARAT_KEYS, type KaratKey } from '../karats';
-import { UNITS } from '../units';
+import { METALS, OTHER_METALS, type OtherMetal, type MetalId } from '../metals';
+import { UNIT_LABELS, UNIT_LIST, UNITS } from '../units';
 import { DataState, Timestamp } from './common';
 import { flag, oneOf, refusal } from './query-fields';
 
@@ -10,21 +11,40 @@ const usdOrNull = (description: string) => z.number().nullable().meta({ descript
 
 const CURRENCY_VALUES = 'an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)';
 
+/** "oz (troy ounce), gram, …" and "oz 2 decimals, gram 4, …": the unit list in words. */
+const UNIT_WORDS = UNIT_LIST.map((u) => (u.id === u.name ? u.id : `${u.id} (${u.name})`)).join(', ');
+const UNIT_ROUNDING = UNIT_LIST.map((u, i) => `${u.id} ${u.decimals}${i === 0 ? ' decimals' : ''}`).join(', ');
+
+// Gold's fields are spot's core; every other served metal adds its price and its source beside it.
+const otherPrices = Object.fromEntries(OTHER_METALS.map((m) => [m.usdField, usdOrNull(`${m.symbol}/USD per troy ounce; null when unavailable`)])) as {
+  [M in OtherMetal as M['usdField']]: ReturnType<typeof usdOrNull>;
+};
+const otherSources = Object.fromEntries(
+  OTHER_METALS.map((m) => [
+    m.sourceField,
+    z.string().meta({ description: `The source of the ${m.name.toLowerCase()} price served, chosen like the gold one, or \`unavailable\`` }),
+  ]),
+) as { [M in OtherMetal as M['sourceField']]: z.ZodString };
+
 export const SpotQuery = z.object({
   currency: z
     .string({ error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
     .max(16, { error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
     .default('USD')
     .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', examples: ['EUR'] }),
-  unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),
+  unit: oneOf('unit', UNITS, 'Unsupported unit')
+    .default('oz')
+    .meta({ description: `Weight unit of \`xau.price\` and \`karats\`: ${UNIT_WORDS}` }),
   compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
   debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
 });
 export type SpotQuery = z.infer<typeof SpotQuery>;
 
 export const Groups = z
-  .object({ gold: DataState, silver: DataState, fx: DataState, tokens: DataState })
-  .meta({ description: 'One data state per data group of the spot response; gold and silver describe the source served' })
+  .object({ ...(Object.fromEntries(METALS.map((m) => [m.id, DataState])) as Record<MetalId, typeof DataState>), fx: DataState, tokens: DataState })
+  .meta({
+    description: `One data state per data group of the spot response; ${METALS.map((m) => m.id).join(', ')} describe the source served, each on its own`,
+  })
   .register(components, { id: 'Groups' });
 
 export const Market = z
@@ -65,9 +85,9 @@ export const CrossCheck = z
 export const Spot = z
   .object({
     xau: z.object({
-      price: usd('Gold price in `currency` per `unit` (oz 2 decimals, gram 4, kg 2)'),
+      price: usd(`Gold price in \`currency\` per \`unit\` (${UNIT_ROUNDING})`),
       currency: z.string().meta({ description: 'ISO 4217 code, upper case' }),
-      unit: z.enum(['troy_oz', 'gram', 'kg']),
+      unit: z.enum(UNIT_LABELS).meta({ description: 'The unit asked, as reported: `oz` is `troy_oz`, every other unit its own name' }),
     }),
     karats: z
       .object(Object.fromEntries(KARAT_KEYS.map((k) => [k, z.number()])) as Record<KaratKey, z.ZodNumber>)
@@ -80,7 +100,7 @@ export const Spot = z
       .record(z.string(), z.number())
       .optional()
       .meta({ description: 'Rates against USD of every code in the FX table in use; omitted with compact=1' }),
-    silver_usd_oz: usdOrNull('XAG/USD per troy ounce'),
+    ...otherPrices,
     gold_silver_ratio: usdOrNull('Gold ÷ silver, 2 decimals'),
     xaut_usd: usdOrNull('Tether Gold (XAUT) price, USD'),
     paxg_usd: usdOrNull('PAX Gold (PAXG) price, USD'),
@@ -106,7 +126,7 @@ export const Spot = z
         'The source of the gold price served: `gold-api.com` (primary), `swissquote.com` (quotes feed, when the primary is down or diverged), or `unavailable`',
     }),
     fx_source: z.string(),
-    silver_source: z.string().meta({ description: 'The source of the silver price served, chosen like the gold one, or `unavailable`' }),
+    ...otherSources,
     token_source: z.string(),
     sources: z.array(SourceEntry).meta({ description: 'Every live gold source with what it holds now, primary first' }),
     cross_check: CrossCheck,

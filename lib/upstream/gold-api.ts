@@ -4,7 +4,7 @@ import type { Sourced } from '../freshness';
 import { getValid, UpstreamError } from './fetch';
 import { implausible, type Metal } from './metals';
 
-// gold-api.com: GET /price/XAU and /price/XAG, USD per troy ounce. The 2026 body adds
+// gold-api.com: GET /price/{XAU|XAG|XPT|XPD} (every metal of lib/metals.ts), USD per troy ounce. The 2026 body adds
 // currency fields; the older one has only name/price/symbol/updatedAt. Both are accepted.
 
 export type { Metal };

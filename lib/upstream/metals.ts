@@ -1,12 +1,11 @@
+import { metalBySymbol, type MetalSymbol } from '../metals';
+
 // What every live metal price must satisfy, whichever upstream gave it.
 
-export type Metal = 'XAU' | 'XAG';
+export type Metal = MetalSymbol;
 
-/** Plausible USD/oz bounds: far outside any price either metal has traded at; outside is garbage. */
-const BOUNDS: Record<Metal, [number, number]> = { XAU: [100, 100_000], XAG: [1, 5_000] };
-
-/** Why `price` cannot be a real USD/oz price of `metal`, or null when it can. */
+/** Why `price` cannot be a real USD/oz price of `metal` (outside its plausible bounds in lib/metals.ts), or null when it can. */
 export function implausible(metal: Metal, price: number): string | null {
-  const [lo, hi] = BOUNDS[metal];
+  const [lo, hi] = metalBySymbol(metal).bounds;
   return price < lo || price > hi ? `implausible ${metal} price ${price}` : null;
 }

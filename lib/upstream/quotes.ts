@@ -3,7 +3,7 @@ import type { Sourced } from '../freshness';
 import { getJson, isPrice, UpstreamError } from './fetch';
 import { implausible, type Metal } from './metals';
 
-// The quotes feed (Swissquote public quotes, keyless): GET /public-quotes/bboquotes/instrument/{XAU|XAG}/USD,
+// The quotes feed (Swissquote public quotes, keyless): GET /public-quotes/bboquotes/instrument/{XAU|XAG|XPT|XPD}/USD,
 // an array with one entry per trading platform, each `{ts (epoch ms), spreadProfilePrices: [{spreadProfile,
 // bid, ask}]}`. Platforms offer different profile sets, so the quote is the narrowest ask − bid among the
 // entries with the newest `ts`; its mid is the price. While the market is closed `ts` stops moving.

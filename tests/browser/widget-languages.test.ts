@@ -171,7 +171,14 @@ describe('price and converter widgets in every language', () => {
       expect(await page.getAttribute('main', 'aria-label')).toBe(t.converterTitle);
       expect(await page.textContent('label[for="gw-amount"]')).toBe(t.amount);
       expect(await page.textContent('button[type=submit]')).toBe(t.submit);
-      expect(await page.$$eval('#gw-unit option', (os) => os.map((o) => o.textContent))).toEqual([t.unitOz, t.unitGram, t.unitKg]);
+      expect(await page.$$eval('#gw-unit option', (os) => os.map((o) => o.textContent))).toEqual([
+        t.unitOz,
+        t.unitGram,
+        t.unitKg,
+        t.unitTola,
+        t.unitTael,
+        t.unitBaht,
+      ]);
       // The result line as the script writes it after typing, in the same words as the server's.
       await expect.poll(() => page.textContent('output')).toMatch(like(t.buys));
       expect(await page.getAttribute('html', 'lang')).toBe(locale);

@@ -16,8 +16,12 @@ export function fixture<T = any>(name: string): T {
   return JSON.parse(fixtureText(name)) as T;
 }
 
-/** `quotes` is the quotes feed, both metals: a behaviour set on it applies to XAU and XAG alike. */
-export type RouteName = 'gold' | 'silver' | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes';
+/** gold-api.com's price of each served metal. */
+export type MetalRoute = 'gold' | 'silver' | 'platinum' | 'palladium';
+/** The quotes feed of one metal: a behaviour set here wins over one set on `quotes`. */
+export type QuotesRoute = `quotes:${keyof typeof QUOTES_FIXTURE}`;
+/** `quotes` is the quotes feed, every metal: a behaviour set on it applies to all of them (unless one has its own). */
+export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute;
 
 /** What a route does with the next requests. */
 export type Behaviour =
@@ -37,24 +41,37 @@ export type Behaviour =
 /** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
 export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
 
-const DEFAULT_FIXTURE: Record<Exclude<RouteName, 'chart' | 'quotes'>, string> = {
+type FixedRoute = Exclude<RouteName, 'chart' | 'quotes' | QuotesRoute>;
+const DEFAULT_FIXTURE: Record<FixedRoute, string> = {
   gold: 'goldapi-price-XAU.json',
   silver: 'goldapi-price-XAG.json',
+  platinum: 'goldapi-price-XPT.constructed.json',
+  palladium: 'goldapi-price-XPD.constructed.json',
   fx: 'er-api-latest-USD.json',
   crypto: 'coingecko-simple-price.json',
   reserves: 'dbnomics-IMF-IRFCL-M.PL.RAFAGOLDV_OZT.S1X.trimmed.json',
 };
 
-/** The quotes feed's default bodies: gold captured the same minute as the gold-api gold body, silver built
- *  around the gold-api silver price (see SOURCES.md), so by default the two sources agree. */
+/** The quotes feed's default bodies: gold captured the same minute as the gold-api gold body, the others built
+ *  around the gold-api price of the same metal (see SOURCES.md), so by default the two sources agree. */
 export const QUOTES_FIXTURE = {
   XAU: 'swissquote-bboquotes-XAU-USD-2026-08-18.first-entry.json',
   XAG: 'swissquote-bboquotes-XAG-USD.constructed.json',
+  XPT: 'swissquote-bboquotes-XPT-USD.constructed.json',
+  XPD: 'swissquote-bboquotes-XPD-USD.constructed.json',
+} as const;
+
+/** gold-api.com's default body of each metal, by symbol. */
+export const PRIMARY_FIXTURE = {
+  XAU: 'goldapi-price-XAU.json',
+  XAG: 'goldapi-price-XAG.json',
+  XPT: 'goldapi-price-XPT.constructed.json',
+  XPD: 'goldapi-price-XPD.constructed.json',
 } as const;
 
 function routeOf(url: URL): { name: RouteName; ticker?: string } | null {
   const p = url.pathname;
-  const quote = p.match(/^\/public-quotes\/bboquotes\/instrument\/(XAU|XAG)\/USD$/);
+  const quote = p.match(/^\/public-quotes\/bboquotes\/instrument\/(XAU|XAG|XPT|XPD)\/USD$/);
   if (quote) return { name: 'quotes', ticker: quote[1] };
   return baseRouteOf(url);
 }
@@ -63,6 +80,8 @@ function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
   const p = url.pathname;
   if (p === '/price/XAU') return { name: 'gold' };
   if (p === '/price/XAG') return { name: 'silver' };
+  if (p === '/price/XPT') return { name: 'platinum' };
+  if (p === '/price/XPD') return { name: 'palladium' };
   if (p === '/v6/latest/USD') return { name: 'fx' };
   if (p === '/api/v3/simple/price') return { name: 'crypto' };
   const chart = p.match(/^\/v8\/finance\/chart\/([^/]+)$/);
@@ -72,7 +91,22 @@ function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
 }
 
 export class FakeUpstream {
-  readonly calls: Record<RouteName, number> = { gold: 0, silver: 0, fx: 0, crypto: 0, chart: 0, reserves: 0, quotes: 0 };
+  /** Calls per route; `quotes` counts every metal's quotes, `quotes:XPT` only platinum's. */
+  readonly calls: Record<RouteName, number> = {
+    gold: 0,
+    silver: 0,
+    platinum: 0,
+    palladium: 0,
+    fx: 0,
+    crypto: 0,
+    chart: 0,
+    reserves: 0,
+    quotes: 0,
+    'quotes:XAU': 0,
+    'quotes:XAG': 0,
+    'quotes:XPT': 0,
+    'quotes:XPD': 0,
+  };
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
   private behaviour: Partial<Record<RouteName, Behaviour>> = {};
@@ -141,7 +175,9 @@ export class FakeUpstream {
     const route = routeOf(url);
     if (!route) return this.reply(res, 404, '{"error":"no such fake route"}');
     this.calls[route.name]++;
-    const b = this.behaviour[route.name] ?? { mode: 'ok' };
+    const own = route.name === 'quotes' ? (`quotes:${route.ticker}` as QuotesRoute) : null;
+    if (own) this.calls[own]++;
+    const b = (own && this.behaviour[own]) || this.behaviour[route.name] || { mode: 'ok' };
     switch (b.mode) {
       case 'refuse':
         return req.socket.destroy();
@@ -161,7 +197,8 @@ export class FakeUpstream {
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
         {
-          const fallback = route.name === 'quotes' ? QUOTES_FIXTURE[route.ticker as 'XAU' | 'XAG'] : DEFAULT_FIXTURE[route.name];
+          const fallback =
+            route.name === 'quotes' ? QUOTES_FIXTURE[route.ticker as keyof typeof QUOTES_FIXTURE] : DEFAULT_FIXTURE[route.name as FixedRoute];
           const body = fixtureText(b.fixture ?? fallback);
           if (b.delayMs) setTimeout(() => this.reply(res, 200, body), b.delayMs);
           else this.reply(res, 200, body);

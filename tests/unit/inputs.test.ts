@@ -64,8 +64,8 @@ describe('parseQuery', () => {
     };
     expect(refusal(SpotQuery, 'unit=stone')).toEqual({
       status: 400,
-      message: 'Unsupported unit: stone. Valid values: oz, gram, kg',
-      valid: ['oz', 'gram', 'kg'],
+      message: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht',
+      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht'],
     });
     expect(refusal(SpotQuery, 'compact=yes')).toMatchObject({ message: 'Invalid compact: yes. Valid values: 1', valid: ['1'] });
     for (const bad of ['0', '49', '1.5', '1e1', '-1', 'abc']) {
@@ -104,13 +104,16 @@ describe('REST handlers answer the documented 400s', () => {
   it('a bad unit on spot carries `valid`, as every other bad value does', async () => {
     const r = await call(spotGET, 'unit=stone');
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: 'Unsupported unit: stone. Valid values: oz, gram, kg', valid: ['oz', 'gram', 'kg'] });
+    expect(r.body).toMatchObject({
+      error: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht',
+      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht'],
+    });
     expect(r.body.data_state).toBeTruthy();
     expect(r.body.updated_at).toBeTruthy();
   });
 
   it('intraday and chart name the valid values', async () => {
-    expect((await call(intradayGET, 'symbol=btc')).body).toMatchObject({ valid: ['xau', 'xag'] });
+    expect((await call(intradayGET, 'symbol=btc')).body).toMatchObject({ valid: ['xau', 'xag', 'xpt', 'xpd'] });
     expect((await call(chartGET, 'interval=1m&range=1y')).body).toMatchObject({ valid: ['1d', '5d'] });
   });
 });

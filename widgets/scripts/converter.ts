@@ -1,20 +1,22 @@
+import { METALS, type MetalId } from '../../lib/metals';
 import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
 import type { Unit } from '../../lib/units';
-import { rateText, resultText, unitPrice, type Direction } from '../converter';
+import { converterTitle, rateText, resultText, unitPrice, type Direction } from '../converter';
 import { updated, type Words } from '../format';
-import { staleBadge } from '../price';
-import { config, poll, reportHeight, setText, type Answer } from './shared';
+import { metalState, staleBadge } from '../price';
+import { config, field, poll, reportHeight, setText, type Answer } from './shared';
 
-// Converts as you type. The price per ounce and the FX rate come with the page and are refreshed
-// from the spot endpoint for the chosen currency; without a price it shows no number.
+// Converts as you type. Every metal's price per ounce and the FX rate come with the page and are
+// refreshed from the spot endpoint for the chosen currency; without a price it shows no number.
 
 interface Config extends Words {
   locale: string;
-  spotUsdOz: number | null;
+  /** USD per troy ounce of each metal, null when unavailable. */
+  usd: Record<MetalId, number | null>;
   fxRate: number | null;
   currency: string;
-  state: DataState;
+  states: Record<MetalId, DataState>;
   everyS: number;
 }
 
@@ -23,28 +25,42 @@ const form = document.querySelector('form')!;
 const input = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
 const rates: Record<string, number> = {};
 if (cfg.fxRate !== null) rates[cfg.currency] = cfg.fxRate;
-let spot = cfg.spotUsdOz;
-let state = cfg.state;
+const usd = { ...cfg.usd };
+const states = { ...cfg.states };
+const metal = () => input('metal').value as MetalId;
 
 function render() {
   const currency = input('currency').value;
+  const m = metal();
   const o = {
     amount: Number(input('amount').value),
     direction: input('direction').value as Direction,
     currency,
     unit: input('unit').value as Unit,
-    karat: Number(input('karat').value),
+    karat: m === 'gold' ? Number(input('karat').value) : 24,
     locale: cfg.locale,
+    metal: m,
   };
+  const title = converterTitle(m, cfg.t);
+  setText('title', title);
+  document.title = title;
+  const karat = field('karat');
+  if (karat) karat.hidden = m !== 'gold';
+  setText('badge', staleBadge(states[m], cfg), states[m].status !== 'stale');
+  const spot = usd[m];
   const rate = rates[currency];
-  if (spot === null || rate === undefined) return setText('result', spot === null ? cfg.t.noConversion : '…');
+  if (spot === null || rate === undefined) {
+    setText('rate', '');
+    return setText('result', spot === null ? cfg.t.noConversion : '…');
+  }
   const price = unitPrice(spot, rate, o.unit, o.karat);
   setText('result', Number.isFinite(o.amount) && o.amount >= 0 ? resultText(o, price, cfg) : cfg.t.enterAmount);
   setText('rate', rateText(o, price, cfg));
 }
 
 function fresh() {
-  if (!state.as_of) return;
+  const state = states[metal()];
+  if (!state.as_of) return setText('fresh', cfg.t.noPrice);
   setText('fresh', updated(cfg, (Date.now() - Date.parse(state.as_of)) / 1000));
 }
 
@@ -54,12 +70,18 @@ const refresh = poll(
   cfg.everyS,
   (status, body: Answer<Spot>) => {
     if (!body?.data_state) return;
-    state = body.data_state;
     if (status === 200 && 'xau' in body) {
-      spot = body.spot_usd_oz;
+      for (const m of METALS) {
+        usd[m.id] = body[m.usdField] ?? null;
+        states[m.id] = metalState(body, m.id, body.data_state);
+      }
       rates[body.xau.currency] = body.fx_rate;
-    } else if (status === 503) spot = null;
-    setText('badge', staleBadge(state, cfg), state.status !== 'stale');
+    } else if (status === 503) {
+      for (const m of METALS) {
+        usd[m.id] = null;
+        states[m.id] = body.data_state;
+      }
+    }
     render();
     fresh();
   },
@@ -72,6 +94,7 @@ form.addEventListener('input', () => {
     if (!(currency in rates)) void refresh();
   }
   render();
+  fresh();
 });
 form.addEventListener('submit', (e) => {
   e.preventDefault();

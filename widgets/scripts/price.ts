@@ -1,7 +1,9 @@
+import type { MetalId } from '../../lib/metals';
 import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
+import type { Unit } from '../../lib/units';
 import { money, number, priceDecimals, updated, type Words } from '../format';
-import { marketLine, staleBadge } from '../price';
+import { marketLine, metalPrice, metalState, staleBadge } from '../price';
 import { config, poll, reportHeight, setText, type Answer } from './shared';
 
 // Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
@@ -10,7 +12,8 @@ import { config, poll, reportHeight, setText, type Answer } from './shared';
 interface Config extends Words {
   api: string;
   locale: string;
-  unit: string;
+  unit: Unit;
+  metal: MetalId;
   silver: boolean;
   ratio: boolean;
   state: DataState;
@@ -31,7 +34,12 @@ function show(status: number, body: Answer<Spot>) {
   if (!body?.data_state) return;
   state = body.data_state;
   if (status === 200 && 'xau' in body) {
-    setText('price', money(body.xau.price, body.xau.currency, cfg.locale, priceDecimals(body.xau.currency, cfg.unit)));
+    state = metalState(body, cfg.metal, body.data_state);
+    const price = metalPrice(body, cfg.metal, cfg.unit);
+    setText(
+      'price',
+      price === null ? cfg.t.priceUnavailable : money(price, body.xau.currency, cfg.locale, priceDecimals(body.xau.currency, cfg.unit)),
+    );
     if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));
     const closed = marketLine(body.market, cfg, cfg.locale);

@@ -30,12 +30,12 @@ export default function DataDocs() {
         </thead>
         <tbody>
           <tr>
-            <td>Gold and silver spot</td>
+            <td>Gold, silver, platinum and palladium spot</td>
             <td>gold-api.com (primary)</td>
             <td>USD per troy ounce; cached 30 s</td>
           </tr>
           <tr>
-            <td>Gold and silver spot, bid and ask</td>
+            <td>Gold, silver, platinum and palladium spot, bid and ask</td>
             <td>Swissquote public quotes (swissquote.com)</td>
             <td>Second, independent source: the narrowest bid/ask of the newest quote, its mid served when the primary is down; cached 30 s</td>
           </tr>
@@ -77,17 +77,19 @@ export default function DataDocs() {
       </table>
       <h2 id="two-sources">Two live sources, cross-checked</h2>
       <p>
-        Spot gold and silver are read from two independent sources, each on its own 30-second cache, each asked at most once per cache period however
-        many clients ask. A single failure is retried by the next request; after two in a row a source is left alone for 5 seconds. The served price
-        is gold-api.com&apos;s when it is fresh, else the mid of the Swissquote quote when that is fresh (<code>price_source</code> then says{' '}
-        <code>swissquote.com</code>), else the newer last real price of either, flagged <code>stale</code>. One source down never makes spot stale
-        while the other answers.
+        Spot gold, silver, platinum and palladium are each read from two independent sources, each on its own 30-second cache, each asked at most once
+        per cache period however many clients ask. A single failure is retried by the next request; after two in a row a source is left alone for 5
+        seconds. The served price is gold-api.com&apos;s when it is fresh, else the mid of the Swissquote quote when that is fresh (
+        <code>price_source</code> then says <code>swissquote.com</code>), else the newer last real price of either, flagged <code>stale</code>. One
+        source down never makes spot stale while the other answers.
       </p>
       <p>
         When both are fresh they are compared: more than 1.5% apart, one of them is wrong, so <code>cross_check.status</code> is <code>diverged</code>{' '}
         and the price closer to the last one served is served (the divergence is logged). <code>sources</code> shows what each source holds, so you
         can see the disagreement yourself. Both sources pass the same checks: a positive finite price within plausible bounds, no jump of more than
-        25% within 10 minutes, and for the quotes a bid below the ask.
+        25% within 10 minutes, and for the quotes a bid below the ask. The plausible bounds, USD per troy ounce: gold 100 to 100,000, silver 1 to
+        5,000, platinum and palladium 50 to 50,000. Each metal is chosen, cross-checked and kept on its own: platinum or palladium down never changes
+        gold&apos;s state or the HTTP status; one never seen is <code>null</code> with its source <code>unavailable</code>.
       </p>
       <h2 id="market-hours">Market hours</h2>
       <p>

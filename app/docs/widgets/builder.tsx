@@ -1,6 +1,8 @@
 'use client';
 import { useMemo, useState } from 'react';
 import { CHART_SYMBOLS, INSTRUMENTS } from '@/lib/chart-catalog';
+import { METALS } from '@/lib/metals';
+import { UNIT_LIST } from '@/lib/units';
 import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/widgets/kinds';
 
 // Builds the iframe and script-tag snippets for the chosen options, with a live preview.
@@ -28,6 +30,7 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
   const [theme, setTheme] = useState('auto');
   const [locale, setLocale] = useState('en-US');
   const [extra, setExtra] = useState<Record<string, string>>({
+    metal: 'gold',
     silver: '1',
     ratio: '1',
     symbol: 'xau',
@@ -38,9 +41,11 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
 
   const options = useMemo(() => {
     const o: Record<string, string> = { currency, unit, theme, locale };
-    if (kind === 'price') Object.assign(o, { silver: extra.silver, ratio: extra.ratio });
+    // gold is the default metal: left out of the snippet.
+    const metal = extra.metal === 'gold' ? '' : extra.metal;
+    if (kind === 'price') Object.assign(o, { metal, silver: extra.silver, ratio: extra.ratio });
     if (kind === 'chart') Object.assign(o, { symbol: extra.symbol, range: extra.range });
-    if (kind === 'converter') Object.assign(o, { amount: extra.amount, direction: extra.direction });
+    if (kind === 'converter') Object.assign(o, { metal, amount: extra.amount, direction: extra.direction });
     return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== '' && v !== '0'));
   }, [kind, currency, unit, theme, locale, extra]);
 
@@ -71,10 +76,24 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
         </select>
         <label htmlFor="b-unit">Unit</label>
         <select id="b-unit" value={unit} onChange={(e) => setUnit(e.target.value)}>
-          <option value="oz">troy ounce</option>
-          <option value="gram">gram</option>
-          <option value="kg">kilogram</option>
+          {UNIT_LIST.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name}
+            </option>
+          ))}
         </select>
+        {kind === 'price' || kind === 'converter' ? (
+          <>
+            <label htmlFor="b-metal">Metal</label>
+            <select id="b-metal" value={extra.metal} onChange={set('metal')}>
+              {METALS.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name.toLowerCase()}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <label htmlFor="b-theme">Theme</label>
         <select id="b-theme" value={theme} onChange={(e) => setTheme(e.target.value)}>
           <option value="auto">auto (follows the reader)</option>

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { FX_FALLBACK } from '@/lib/fx-fallback';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { METALS } from '@/lib/metals';
+import { UNITS } from '@/lib/units';
 import { WIDGETS } from '@/widgets/kinds';
 import { Code } from '../code';
 import { WidgetBuilder } from './builder';
@@ -15,9 +17,9 @@ export default async function WidgetsDocs() {
     <>
       <h1>Embeddable widgets</h1>
       <p className="lead">
-        A live gold price, chart or converter on your page with one line. Widgets are small server-rendered pages with their own tiny script (no
-        framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache cadence, and they show a stale badge
-        or &ldquo;unavailable&rdquo; rather than a made-up number.
+        A live gold, silver, platinum or palladium price, a chart or a converter on your page with one line. Widgets are small server-rendered pages
+        with their own tiny script (no framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache
+        cadence, and they show a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
@@ -25,10 +27,11 @@ export default async function WidgetsDocs() {
 <div data-gold-widget="converter" data-currency="INR" data-unit="gram"></div>
 <script src="${origin}/embed.js" async></script>`}</Code>
       <p>
-        Options: <code>currency</code> (ISO 4217), <code>unit</code> (oz, gram, kg), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
-        (language, numbers and dates); price: <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter:{' '}
-        <code>amount</code>, <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9). Unknown values
-        fall back to the defaults.
+        Options: <code>currency</code> (ISO 4217), <code>unit</code> ({UNITS.join(', ')}), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
+        (language, numbers and dates); price and converter: <code>metal</code> ({METALS.map((m) => m.id).join(', ')}; gold by default); price:{' '}
+        <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter: <code>amount</code>,{' '}
+        <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9; gold only). Unknown values fall back to
+        the defaults. The day change beside the price is gold&apos;s (from the gold futures history) and is shown for gold only.
       </p>
       <h2 id="languages">Languages</h2>
       <p>

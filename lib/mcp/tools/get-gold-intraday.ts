@@ -1,13 +1,19 @@
 import { getIntraday } from '../../intraday';
+import { listed, metalByIntraday, METALS } from '../../metals';
 import { Intraday, IntradayQuery } from '../../schemas/intraday';
 import { isUnavailable } from '../../unavailable';
 import { fmt, freshness, tool, toolOutput } from '../tool';
+
+const SYMBOLS = listed(
+  METALS.map((m) => `${m.name.toLowerCase()} (${m.intraday})`),
+  'or',
+);
 
 export const getGoldIntraday = tool({
   name: 'get_gold_intraday',
   title: 'Recorded intraday series',
   description:
-    'The first-party series this service records: the live gold (xau) or silver (xag) spot in USD per troy ounce, sampled every 2 minutes ' +
+    `The first-party series this service records: the live ${SYMBOLS} spot in USD per troy ounce, sampled every 2 minutes ` +
     'while the market is open and kept 14 days, for the last 1 to 48 hours. Only real samples of the price spot serves, oldest first; gaps mean ' +
     'both sources were down or the market was closed (weekends, the daily break, holidays). coverage_seconds says how much of the window is ' +
     'covered. data_state describes the latest sample: fresh while samples arrive, stale once three are missed while the market is open; a ' +
@@ -18,7 +24,7 @@ export const getGoldIntraday = tool({
   run: async ({ symbol, hours }) => {
     const body = await getIntraday({ symbol, hours });
     if (isUnavailable(body)) return body;
-    const name = symbol === 'xau' ? 'Gold' : 'Silver';
+    const name = metalByIntraday(symbol).name;
     const pts = body.points;
     if (pts.length === 0) {
       return { body, summary: `${name} intraday: no samples recorded in the last ${hours} h (unavailable); no figure is given.` };

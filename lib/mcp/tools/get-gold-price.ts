@@ -1,18 +1,27 @@
+import { listed, OTHER_METALS } from '../../metals';
 import { Spot, SpotQuery } from '../../schemas/spot';
+import { UNIT_LIST, type UnitEntry } from '../../units';
 import { getSpot } from '../../spot';
 import { isUnavailable } from '../../unavailable';
 import { QUOTES_API_NAME } from '../../upstream/quotes';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 
+const UNITS_IN_WORDS = listed(
+  UNIT_LIST.map((u: UnitEntry) => (u.note ? `${u.name} (${u.note})` : u.name)),
+  'or',
+);
+const OTHERS_IN_WORDS = listed(OTHER_METALS.map((m) => `${m.name.toLowerCase()} (${m.symbol})`));
+
 export const getGoldPrice = tool({
   name: 'get_gold_price',
   title: 'Live gold price',
   description:
-    'Live spot gold (XAU) in any of 160+ currencies per troy ounce, gram or kilogram, with the price of each purity from 24k to 9k ' +
-    '(karats, same currency and unit), silver (USD/oz), the gold/silver ratio, tokenized gold (PAXG, XAUT), Bitcoin measured in gold, ' +
-    'market caps and supply statistics. Indicative mid-market reference rates. ' +
-    'The quote refreshes roughly every 30-60 seconds from two independent sources (gold-api.com, else the swissquote.com bid/ask mid; ' +
-    'price_source names the one served, cross_check says whether they agree). ' +
+    `Live spot gold (XAU) in any of 160+ currencies per ${UNITS_IN_WORDS}, with the price of each purity from 24k to 9k ` +
+    `(karats, same currency and unit), ${OTHERS_IN_WORDS} (USD per troy ounce), the gold/silver ratio, tokenized gold (PAXG, XAUT), ` +
+    'Bitcoin measured in gold, market caps and supply statistics. Indicative mid-market reference rates. ' +
+    'Each metal refreshes roughly every 30-60 seconds from two independent sources (gold-api.com, else the swissquote.com bid/ask mid; ' +
+    `price_source names the one served for gold, ${listed(OTHER_METALS.map((m) => m.sourceField))} for the others, cross_check says whether gold's agree); ` +
+    'each metal degrades on its own in groups, and only gold decides data_state. ' +
     'data_state.status is fresh, stale (both sources are down: the last real price, with its age) ' +
     'or unavailable (no price is known; none is invented). market says whether spot gold is trading now (closed on weekends, ' +
     'in the daily 17:00-18:00 New York break and on holidays) and when that changes: while closed, a fresh price does not move.',
@@ -24,11 +33,17 @@ export const getGoldPrice = tool({
   },
 });
 
+/** "65.78 USD/oz", with its state when not fresh, or "unavailable": never a number for a metal not seen. */
+function metalText(price: number | null | undefined, state: Spot['data_state'] | undefined): string {
+  if (price === null || price === undefined) return 'unavailable';
+  return `${fmt(price)} USD/oz${state?.status === 'stale' ? ` (${freshness(state)})` : ''}`;
+}
+
 const REASON: Record<NonNullable<Spot['market']['reason']>, string> = { weekend: 'weekend', daily_break: 'daily break', holiday: 'holiday' };
 
 /** The text block of get_gold_price: price, purities, freshness, the source served and, when closed, when trading resumes. */
 export function priceSummary(body: Spot): string {
-  const unitName = body.xau.unit === 'troy_oz' ? 'troy ounce' : body.xau.unit;
+  const unitName = UNIT_LIST.find((u) => u.label === body.xau.unit)!.name;
   const source = body.price_source === QUOTES_API_NAME ? `${QUOTES_API_NAME}, mid of bid and ask` : body.price_source;
   const m = body.market;
   const market =
@@ -40,7 +55,8 @@ export function priceSummary(body: Spot): string {
     `Gold (XAU): ${fmt(body.xau.price, 4)} ${body.xau.currency} per ${unitName}; ${freshness(body.data_state)}. ` +
     `By purity, ${body.xau.currency} per ${unitName}: ${karats}. ` +
     `Spot ${fmt(body.spot_usd_oz)} USD/oz (${source}).${market} ` +
-    `Silver ${body.silver_usd_oz === null ? 'unavailable' : `${fmt(body.silver_usd_oz)} USD/oz`}, gold/silver ratio ${fmt(body.gold_silver_ratio)}. ` +
+    `${OTHER_METALS.map((m) => `${m.name} ${metalText(body[m.usdField], body.groups?.[m.id])}`).join('; ')}. ` +
+    `Gold/silver ratio ${fmt(body.gold_silver_ratio)}. ` +
     `Bitcoin ${body.btc_usd === null ? 'unavailable' : `${fmt(body.btc_usd)} USD = ${fmt(body.btc_gold_oz, 4)} oz of gold`}.`
   );
 }
