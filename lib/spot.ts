@@ -2,6 +2,7 @@ import { toDataState } from './data-state';
 import { feeds } from './feeds';
 import { FX_FALLBACK } from './fx-fallback';
 import { marketNow } from './market-now';
+import { movement } from './movement';
 import type { Reading } from './freshness';
 import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
@@ -80,6 +81,11 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
 
   const updatedAt = new Date(now).toISOString();
   const dataState = toDataState(gold, now);
+  const moved = { currency: q.currency, rate, unit: q.unit };
+  const [change, silverChange] = await Promise.all([
+    movement('gold', { ...moved, priceUsdOz: spot }, now),
+    movement('silver', { ...moved, priceUsdOz: silverUsd }, now),
+  ]);
   const perUnitPrice = perUnit(spot * rate, q.unit);
   const body: Spot = {
     xau: { price: round(perUnitPrice, UNIT_DECIMALS[q.unit]), currency: q.currency, unit: UNIT_LABEL[q.unit] },
@@ -116,6 +122,8 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     token_source: t === null ? 'unavailable' : CRYPTO_API_NAME,
     ...twoSources(goldServed),
     market: marketNow(now),
+    change,
+    silver_change: silverChange,
     data_state: dataState,
     groups: { gold: dataState, silver: toDataState(silver, now), fx: fx.state, tokens: toDataState(tokens, now) },
     stale: gold.status === 'stale',

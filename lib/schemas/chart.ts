@@ -7,7 +7,9 @@ import { oneOf } from './query-fields';
 
 export const ChartQuery = z
   .object({
-    symbol: oneOf('symbol', CHART_SYMBOLS).default('xau').meta({ description: 'Asset', examples: ['sp500'] }),
+    symbol: oneOf('symbol', CHART_SYMBOLS)
+      .default('xau')
+      .meta({ description: 'Asset', examples: ['sp500'] }),
     range: oneOf('range', CHART_RANGES).default('3mo').meta({ description: 'Span back from now' }),
     interval: oneOf('interval', CHART_INTERVALS).default('1d').meta({
       description: 'Bar width. 1m reaches back about 8 days, 2m–90m about 60 days, 60m/1h about 730 days; daily and longer have no limit',
