@@ -2,7 +2,7 @@ import { CHART_SYMBOLS } from '../lib/chart-catalog';
 import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
 import { KARATS } from '../lib/karats';
 import { CONVERTER_CSS, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
-import { chartHeadline, dayChangePct, spotForWidget } from './data';
+import { chartHeadline, spotForWidget } from './data';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
@@ -15,7 +15,7 @@ import { renderPrice, type PriceOptions } from './price';
 /** The whole price widget page for a query. */
 export async function pricePage(q: URLSearchParams, origin: string): Promise<string> {
   const opts: PriceOptions = { ...parseCommon(q), silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
-  const [{ spot, state, currency }, dayChange] = await Promise.all([spotForWidget(opts.currency, opts.unit, origin), dayChangePct()]);
+  const { spot, state, currency } = await spotForWidget(opts.currency, opts.unit, origin);
   opts.currency = currency;
   const text = textFor(opts.locale);
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
@@ -24,7 +24,7 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
     title: text.t.priceTitle,
     theme: opts.theme,
     text,
-    body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin, words: text }),
+    body: renderPrice({ opts, spot, state, origin, words: text }),
     config: { api, locale: opts.locale, unit: opts.unit, silver: opts.silver, ratio: opts.ratio, state, everyS: 30 },
   });
 }

@@ -54,7 +54,7 @@ describe('price widget', () => {
   const view = (now: number, locale = 'en-US') => {
     const spot = body(now);
     return String(
-      renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, dayChangePct: null, origin: 'http://x', words: textFor(locale) }),
+      renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, origin: 'http://x', words: textFor(locale) }),
     );
   };
 
