@@ -30,7 +30,12 @@ export function marketLine(market: Spot['market'] | undefined, w: Words, locale:
 }
 
 /** "▲ +$12.30 (+0.45%) since the previous close" with its direction (the arrow and sign say it, not the colour alone), or null when unknown. */
-export function changeLine(spot: Pick<Spot, 'change' | 'xau'> | null | undefined, w: Words, locale: string, unit: string): { text: string; title: string; dir: 'up' | 'down' | 'flat' } | null {
+export function changeLine(
+  spot: Pick<Spot, 'change' | 'xau'> | null | undefined,
+  w: Words,
+  locale: string,
+  unit: string,
+): { text: string; title: string; dir: 'up' | 'down' | 'flat' } | null {
   const c = spot?.change;
   if (!spot || !c || c.state !== 'ok' || c.change === null || c.change_pct === null) return null;
   const dir = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'flat';

@@ -9,10 +9,13 @@ export const HISTORY_SERIES = ['futures', 'spot'] as const;
 /** A calendar date, YYYY-MM-DD; anything else is the 400 `{error, valid}`. */
 export const IsoDate = z
   .string()
-  .refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-    error: (iss) => `Invalid date: ${String(iss.input)}. Valid values: a date written YYYY-MM-DD`,
-    params: { valid: ['YYYY-MM-DD'] },
-  });
+  .refine(
+    (d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    {
+      error: (iss) => `Invalid date: ${String(iss.input)}. Valid values: a date written YYYY-MM-DD`,
+      params: { valid: ['YYYY-MM-DD'] },
+    },
+  );
 
 export const HistoryQuery = z.object({
   series: oneOf('series', HISTORY_SERIES).default('futures').meta({
@@ -36,8 +39,7 @@ export const History = z
     symbol: z.literal('XAUUSD'),
     interval: z.literal('daily'),
     source: z.string().meta({
-      description:
-        'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
+      description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
     }),
     points: z
       .array(

@@ -53,9 +53,7 @@ describe('price widget', () => {
   const opts = { currency: 'USD', unit: 'oz' as const, theme: 'light' as const, locale: 'en-US', silver: false, ratio: false };
   const view = (now: number, locale = 'en-US') => {
     const spot = body(now);
-    return String(
-      renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, origin: 'http://x', words: textFor(locale) }),
-    );
+    return String(renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, origin: 'http://x', words: textFor(locale) }));
   };
 
   it('on a Saturday shows "Market closed" with the reopening time in the reader\'s locale', () => {

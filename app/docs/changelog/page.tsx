@@ -5,6 +5,15 @@ export const metadata: Metadata = { title: 'Changelog' };
 
 const CHANGES: [string, string, string][] = [
   [
+    'v1.7.0',
+    '2026-11',
+    'How the price moves, from spot only: the service keeps a daily spot bar per metal and trading session (open, high, low, close, count and the FX table at the close), folded from every fresh price it serves and kept 10 years in the store (atomic in KV across instances). ' +
+      'Spot and get_gold_price gain `change` and `silver_change`: the session date, open, high, low, previous close and its date, change and percent in the requested currency and unit, with `fx_basis`; `state: unavailable` with nulls until the deployment has a bar before the current session. ' +
+      '`history?series=spot` serves the bars (`{d, o, c, h, l, origin}`, CSV `date,open,high,low,close,origin`) with the same statistics; `date=YYYY-MM-DD` on both series (404 when absent); get_gold_history takes `series` and `date`. ' +
+      "`npm run import-daily -- --symbol xau FILE.csv` loads an operator's own daily bars (never over a recorded one). " +
+      'The price widget and the landing page show the spot change since the previous close with its sign and arrow; the futures-based "on the day" figure is gone.',
+  ],
+  [
     'v1.6',
     '2026-11',
     'Spot from two independent live sources (gold-api.com, then the Swissquote bid/ask mid), so one source down no longer makes spot stale; `sources`, `cross_check`, `bid_usd_oz`, `ask_usd_oz`, `quote_source`; `market` (open or closed, why, next change) on spot and in get_gold_price; the intraday recorder pauses while the market is closed; the price widget shows when the market is closed and when it reopens. ' +
