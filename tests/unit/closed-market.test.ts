@@ -27,6 +27,18 @@ function body(now: number, price_source = 'gold-api.com'): Spot {
     price_source,
     data_state: { status: 'fresh', as_of: gold.updatedAt, source: 'upstream', age_seconds: 5 },
     market: marketState(now),
+    change: {
+      state: 'unavailable',
+      session_date: '2026-11-18',
+      open: null,
+      high: null,
+      low: null,
+      previous_close: null,
+      previous_close_date: null,
+      change: null,
+      change_pct: null,
+      fx_basis: null,
+    },
   } as Spot;
 }
 
