@@ -18,7 +18,13 @@ export function openSecondsSince(fromMs: number, nowMs = Date.now()): number {
   return openSecondsBetween(fromMs + shift, nowMs + shift);
 }
 
+// Sessions change only on a whole minute (17:00 and 18:00 New York): one answer serves every request of a minute.
+let lastSession: { minute: number; session: Session } | null = null;
+
 /** The trading session of this moment (while closed, the last one that closed), on the service's calendar clock. */
 export function sessionNow(nowMs = Date.now()): Session {
-  return sessionAt(nowMs + offsetMs());
+  const at = nowMs + offsetMs();
+  const minute = Math.floor(at / 60_000);
+  if (lastSession?.minute !== minute) lastSession = { minute, session: sessionAt(at) };
+  return lastSession.session;
 }
