@@ -322,7 +322,9 @@ async function barsSection(): Promise<void> {
         rounds.before.forEach((f, i) => console.log(row(`without daily bars (baseline build), round ${i + 1}`, f)));
         rounds.after.forEach((f, i) => console.log(row(`with daily bars (this build), round ${i + 1}`, f)));
         const ratio = mean(rounds.after) / mean(rounds.before);
-        console.log(`\nwith bars / without bars warm throughput (mean of rounds): ${ratio.toFixed(3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'})`);
+        console.log(
+          `\nwith bars / without bars warm throughput (mean of rounds): ${ratio.toFixed(3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'})`,
+        );
         console.log(`bars recorded meanwhile: ${JSON.stringify(bars.map((b: { d: string; origin: string }) => `${b.d} ${b.origin}`))}`);
       } finally {
         await Promise.all([before.stop(), after.stop()]);

@@ -61,8 +61,8 @@ export function renderPrice(v: PriceView): SafeHtml {
   return html`<main class="w" aria-label="${t.priceTitle}">
 <div class="h"><span>${t.gold} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price" aria-live="polite">${spot ? money(spot.xau.price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
+<div class="row"><span data-f="change" title="${change?.title ?? ''}" class="${change?.dir ?? ''}"${change === null ? ' hidden' : ''}>${change?.text ?? ''}</span></div>
 <div class="row">
-<span data-f="change" title="${change?.title ?? ''}" class="${change?.dir ?? ''}"${change === null ? ' hidden' : ''}>${change?.text ?? ''}</span>
 ${opts.silver ? html`<span>${t.silver} <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>${t.perOzShort}</span>` : ''}
 ${opts.ratio ? html`<span>${t.ratio} <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
 </div>

@@ -211,9 +211,11 @@ describe('Arabic reads right to left', () => {
       const right = (a: { x: number; width: number }, b: { x: number; width: number }) => (rtl ? a.x > b.x + b.width - 1 : a.x + a.width < b.x + 1);
 
       const price = (await open('price', `locale=${locale}&silver=1&ratio=1`)).page;
-      // Freshness line first, attribution last; the day's change leads the row; the price sits at the start edge.
+      // Freshness line first, attribution last; silver leads its row; the price and the change sit at the start edge.
       expect(right(await box(price, '[data-f="fresh"]'), await box(price, '.foot a'))).toBe(true);
-      expect(right(await box(price, '[data-f="change"]'), await box(price, '[data-f="silver"]'))).toBe(true);
+      expect(right(await box(price, '[data-f="silver"]'), await box(price, '[data-f="ratio"]'))).toBe(true);
+      const [changeBox, mainBox] = [await box(price, '[data-f="change"]'), await box(price, 'main')];
+      expect(rtl ? mainBox.x + mainBox.width - (changeBox.x + changeBox.width) : changeBox.x - mainBox.x).toBeLessThan(40);
       const edge = await price.evaluate(() => {
         const el = document.querySelector('[data-f="price"]')!;
         const range = document.createRange();

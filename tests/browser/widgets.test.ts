@@ -151,7 +151,7 @@ describe('price widget on a publisher page', () => {
 describe('price widget: change since the previous close, from spot only', () => {
   it('shows the spot change with its sign and arrow in two locales, and nothing on a deployment with no earlier bar', async () => {
     // A trading Thursday after a session with a real imported bar; the fresh app beside it has no bar at all.
-    const clock = marketClockAt(Date.parse('2026-04-16T09:00:00-04:00'));
+    const clock = { ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')), UPSTREAM_TIMEOUT_MS: '5000' };
     const seeded = await App.start({ env: { ...fake.env(), ...clock }, dataDir: await dataDirWithBars(['2026-04-15']) });
     const fresh = await App.start({ env: { ...fake.env(), ...clock } });
     try {
