@@ -94,7 +94,7 @@ describe('landing chart', () => {
       await app.stop();
       await fake.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('landing price: the spot change', () => {
@@ -123,5 +123,5 @@ describe('landing price: the spot change', () => {
       await fresh.stop();
       await fake.close();
     }
-  });
+  }, 180_000);
 });
