@@ -15,7 +15,7 @@ export const SpotQuery = z.object({
     .default('USD')
     .meta({ description: 'ISO 4217 code from the live FX table, case-insensitive', examples: ['EUR'] }),
   unit: oneOf('unit', UNITS, 'Unsupported unit').default('oz').meta({ description: 'Weight unit of `xau.price`: oz (troy ounce), gram or kg' }),
-  compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
+  compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (the 160-entry FX table: about half the response)' }),
   debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
 });
 export type SpotQuery = z.infer<typeof SpotQuery>;
