@@ -1,7 +1,11 @@
+import { allBars } from './bars';
 import { toDataState } from './data-state';
+import { ApiError } from './http/errors';
+import { sessionNow } from './market-now';
 import { Feed, type Sourced } from './freshness';
 import type { DataState } from './schemas/common';
-import type { History, HistoryPoint } from './schemas/history';
+import type { History, HistoryPoint, HistoryQuery } from './schemas/history';
+import { StoreDownError } from './store';
 import { unavailable, type Unavailable } from './unavailable';
 import { round } from './units';
 import { fetchChart, type Bar } from './upstream/chart';
@@ -11,6 +15,8 @@ import { UpstreamError } from './upstream/fetch';
 // source serves daily XAU/USD spot with true highs and lows), with the statistics of docs/contract.md.
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
+export const SPOT_HISTORY_SOURCE =
+  'Daily spot bars recorded by this service from the XAU/USD spot prices it served (open, high, low and close of each New York session), with any bars the operator imported';
 
 /** Trading date of a bar in the exchange's time zone. */
 function dateIn(timeZone: string): (t: number) => string {
@@ -82,6 +88,53 @@ function series(points: HistoryPoint[]): Series {
     };
   }
   return computed.series;
+}
+
+/** The history answer for a query: the futures series (default) or the spot bars, whole or the one point of `date`. */
+export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<History | Unavailable> {
+  const full = query.series === 'spot' ? await getSpotHistory() : await getHistory();
+  if (!query.date || 'error' in full) return full;
+  const points = full.points.filter((p) => p.d === query.date);
+  if (!points.length) {
+    throw new ApiError(404, `No ${query.series === 'spot' ? 'spot' : 'futures'} point dated ${query.date}`, { data_state: full.data_state });
+  }
+  return { ...full, points, count: points.length };
+}
+
+/** A latest spot bar within this many days of the current session keeps the series fresh (a long weekend). */
+const SPOT_FRESH_DAYS = 4;
+
+/** The daily spot series: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
+export async function getSpotHistory(): Promise<History> {
+  const now = Date.now();
+  const today = sessionNow(now).date;
+  let bars;
+  try {
+    bars = await allBars('gold', today);
+  } catch (err) {
+    if (err instanceof StoreDownError) throw new ApiError(503, 'Daily spot bars unavailable: the store is not answering. Retry shortly.');
+    throw err;
+  }
+  const points: HistoryPoint[] = bars.map((b) => ({ d: b.d, o: b.o, c: b.c, h: b.h, l: b.l, origin: b.origin }));
+  const last = bars[bars.length - 1];
+  let data_state: DataState;
+  if (!last) data_state = { status: 'unavailable', as_of: null, source: null, age_seconds: null };
+  else {
+    // A recorded bar is as of its last observation; an imported one as of its session's close (17:00 New York, about 22:00 UTC).
+    const asOf = last.t1 || Date.parse(`${last.d}T22:00:00Z`);
+    const fresh = last.d >= daysBefore(today, SPOT_FRESH_DAYS);
+    data_state = toDataState({ status: fresh ? 'fresh' : 'stale', asOf: Math.min(asOf, now), source: 'cache' }, now);
+  }
+  return {
+    symbol: 'XAUUSD',
+    interval: 'daily',
+    source: SPOT_HISTORY_SOURCE,
+    points: points.map((p) => ({ d: p.d, o: round(p.o!, 2), c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2), origin: p.origin })),
+    count: points.length,
+    ...historyStats(points),
+    data_state,
+    updated_at: new Date(now).toISOString(),
+  };
 }
 
 export async function getHistory(): Promise<History | Unavailable> {

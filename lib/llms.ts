@@ -20,7 +20,11 @@ export function llmsText(origin: string): string {
     '',
     'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',
     '',
-    'Spot also gives the price per karat (24k to 9k) in the currency and unit asked. History, intraday and chart answer CSV with `format=csv` ' +
+    'Spot also gives the price per karat (24k to 9k) in the currency and unit asked, and `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the move since the ' +
+      "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +
+      'this service records from the prices it serves (never from futures); `state` `unavailable` with null numbers until the deployment has ' +
+      'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin); `date=YYYY-MM-DD` picks one day. ' +
+      'History, intraday and chart answer CSV with `format=csv` ' +
       `(for example \`=IMPORTDATA("${origin}/api/v1/history?format=csv")\` in Google Sheets).`,
     '',
     '## REST API',
@@ -39,7 +43,7 @@ export function llmsText(origin: string): string {
     `- [Price widget](${origin}/widgets/price): live ${listed(
       METALS.map((m) => m.id),
       'or',
-    )} price (\`metal\`, gold by default) with freshness, by iframe or one script tag`,
+    )} price (\`metal\`, gold by default) with its spot change since the previous close and freshness, by iframe or one script tag`,
     `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
     `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
     `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,

@@ -107,3 +107,26 @@ export function openSecondsBetween(fromMs: number, toMs: number): number {
   }
   return open / 1000;
 }
+
+/** A trading session (decisions §15): from one open to the next close at 17:00 New York time. */
+export interface Session {
+  /** The New York date on which the session closes, YYYY-MM-DD (Sunday 18:00 to Monday 17:00 is Monday's). */
+  date: string;
+  /** Whether the market is open at the instant asked about; when closed, `date` is the last session that closed. */
+  open: boolean;
+}
+
+const isoDay = (day: Day) => new Date(day).toISOString().slice(0, 10);
+
+/** The session an instant belongs to: the one trading now, or while closed the last one that closed. */
+export function sessionAt(nowMs: number): Session {
+  const state = marketState(nowMs);
+  if (state.status === 'open') return { date: isoDay(newYorkTime(Date.parse(state.next_change)).day), open: true };
+  // Closed: every close happens at 17:00, so the last close is the latest 17:00 (today's only if it has passed)
+  // with the market open the minute before and closed at it. A closure spans a few days at most.
+  const { day, minute } = newYorkTime(nowMs);
+  for (let d = minute >= CLOSE_MIN ? day : day - DAY_MS; d > day - 14 * DAY_MS; d -= DAY_MS) {
+    if (closedBecause(d, CLOSE_MIN - 1) === null && closedBecause(d, CLOSE_MIN) !== null) return { date: isoDay(d), open: false };
+  }
+  throw new Error('market calendar: no close within 14 days');
+}

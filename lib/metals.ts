@@ -17,6 +17,8 @@ export interface MetalEntry {
   usdField: string;
   /** Spot field naming the source served. */
   sourceField: string;
+  /** Spot field holding how its price moved since the previous close (decisions §15). */
+  changeField: string;
 }
 
 export const METALS = [
@@ -28,6 +30,7 @@ export const METALS = [
     bounds: [100, 100_000],
     usdField: 'spot_usd_oz',
     sourceField: 'price_source',
+    changeField: 'change',
   },
   {
     id: 'silver',
@@ -37,6 +40,7 @@ export const METALS = [
     bounds: [1, 5_000],
     usdField: 'silver_usd_oz',
     sourceField: 'silver_source',
+    changeField: 'silver_change',
   },
   {
     id: 'platinum',
@@ -46,6 +50,7 @@ export const METALS = [
     bounds: [50, 50_000],
     usdField: 'platinum_usd_oz',
     sourceField: 'platinum_source',
+    changeField: 'platinum_change',
   },
   {
     id: 'palladium',
@@ -55,6 +60,7 @@ export const METALS = [
     bounds: [50, 50_000],
     usdField: 'palladium_usd_oz',
     sourceField: 'palladium_source',
+    changeField: 'palladium_change',
   },
 ] as const satisfies readonly MetalEntry[];
 

@@ -29,7 +29,7 @@ export interface Operation {
   query?: z.ZodObject;
   ok: { schema: z.ZodType; description: string; example?: unknown };
   /** Error statuses this path answers with the Error body. */
-  errors: Partial<Record<400 | 405 | 414 | 503, string>>;
+  errors: Partial<Record<400 | 404 | 405 | 414 | 503, string>>;
   /** Cache lifetime of a 200 (lib/http/cache.ts). */
   cache: CacheRoute;
   /** Chart only: the lifetime with an intraday interval. */
@@ -95,20 +95,25 @@ export const OPERATIONS: Operation[] = [
   {
     path: '/api/v1/history',
     operationId: 'getHistory',
-    summary: 'Five years of daily gold with ranges and returns',
+    summary: 'Daily gold, futures or spot, with ranges and returns',
     description:
-      'Daily close, high and low for up to 5 years, oldest first, with the 52-week high and low, the true low and high over the latest day, ' +
-      'week (7 days), month (30) and year (365), the year-to-date return and the 1-year return. No keyless source serves daily XAU/USD spot ' +
-      'with true highs and lows, so the series is the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
-      'Cached 6 h; during an outage the last good series is served stale.',
+      'Daily close, high and low, oldest first, with the 52-week high and low, the true low and high over the latest day, ' +
+      'week (7 days), month (30) and year (365), the year-to-date return and the 1-year return. `series=futures` (default): no keyless source serves daily XAU/USD spot ' +
+      'with true highs and lows, so this is 5 years of the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
+      'Cached 6 h; during an outage the last good series is served stale. `series=spot`: the daily spot bars this service records from the prices it serves ' +
+      '(open, high, low and close of each New York session, `origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years; ' +
+      'it begins when the deployment does, so a new deployment answers 200 with no points and status unavailable. ' +
+      '`date=YYYY-MM-DD` returns only that day (statistics unchanged), 404 when the series has no such point. ' +
+      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin` for spot.',
     tag: 'Series',
     query: HistoryQuery,
     csv: CSV_TABLES.history,
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
     errors: {
-      400: 'Invalid `format` (with `valid`), or a parameter given twice',
+      400: 'Invalid `series`, `date` or `format` (with `valid`), or a parameter given twice',
+      404: 'With `date`: the series has no point dated that day',
       ...COMMON_ERRORS,
-      503: 'The upstream is down and no series has been fetched yet',
+      503: 'Futures: the upstream is down and no series has been fetched yet. Spot: the store holding the bars cannot be reached',
     },
     cache: 'history',
   },

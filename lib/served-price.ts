@@ -1,3 +1,4 @@
+import { recordServed } from './bars';
 import { metalFeeds } from './feeds';
 import type { Reading, Status } from './freshness';
 import { UNAVAILABLE } from './freshness';
@@ -115,6 +116,8 @@ function remember(metal: ServedMetal, s: Served): void {
       );
     }
   }
+  // Each new fresh observation goes into its session's daily bar (a cached one is not folded again).
+  recordServed(metal, s.reading);
   const v = s.reading.value;
   if (s.reading.status !== 'fresh' || v === null || lastKnown.get(metal) === v) return;
   lastKnown.set(metal, v);

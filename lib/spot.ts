@@ -2,13 +2,14 @@ import { toDataState } from './data-state';
 import { feeds } from './feeds';
 import { FX_FALLBACK } from './fx-fallback';
 import { marketNow } from './market-now';
+import { movement } from './movement';
 import type { Reading } from './freshness';
 import { ApiError } from './http/errors';
 import type { DataState } from './schemas/common';
 import type { Spot, SpotQuery } from './schemas/spot';
 import { KARATS, purity } from './karats';
 import { stats } from './stats';
-import { METALS, OTHER_METALS, type MetalId } from './metals';
+import { METALS, OTHER_METALS, type Metal, type MetalId } from './metals';
 import { peekServed, servedPrice, type Served } from './served-price';
 import { storeStatus } from './store';
 import { unavailable, type Unavailable } from './unavailable';
@@ -79,6 +80,8 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
 
   const updatedAt = new Date(now).toISOString();
   const dataState = toDataState(gold, now);
+  const moved = { currency: q.currency, rate, unit: q.unit };
+  const changes = await Promise.all(METALS.map((m) => movement(m.id, { ...moved, priceUsdOz: served[m.id].reading.value }, now)));
   const perUnitPrice = perUnit(spot * rate, q.unit);
   const body: Spot = {
     xau: { price: round(perUnitPrice, UNIT_DECIMALS[q.unit]), currency: q.currency, unit: unitEntry(q.unit).label },
@@ -115,6 +118,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     token_source: t === null ? 'unavailable' : CRYPTO_API_NAME,
     ...twoSources(goldServed),
     market: marketNow(now),
+    ...(Object.fromEntries(METALS.map((m, i) => [m.changeField, changes[i]])) as Pick<Spot, Metal['changeField']>),
     data_state: dataState,
     groups: {
       ...(Object.fromEntries(METALS.map((m) => [m.id, m.id === 'gold' ? dataState : toDataState(served[m.id].reading, now)])) as Spot['groups']),

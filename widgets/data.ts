@@ -1,6 +1,5 @@
 import { getChart } from '../lib/chart';
 import type { ChartSymbol } from '../lib/chart-catalog';
-import { getHistory } from '../lib/history';
 import { ApiError } from '../lib/http/errors';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
@@ -35,13 +34,6 @@ export async function spotForWidget(currency: string, unit: Unit, origin: string
     return { spot, state: spot.data_state, currency: code, codes };
   }
   return { spot: null, state: await goldState(), currency, codes: [currency] };
-}
-
-/** The latest daily change of the history series (percent), or null when the history is unavailable. */
-export async function dayChangePct(): Promise<number | null> {
-  const history = await getHistory();
-  const p = isUnavailable(history) ? [] : history.points;
-  return p.length < 2 ? null : (p[p.length - 1].c / p[p.length - 2].c - 1) * 100;
 }
 
 export interface Headline {

@@ -30,6 +30,21 @@ export function money(value: number, currency: string, locale: string, decimals 
   }
 }
 
+/** A signed amount of money ("+€12.30", "−€4.10"), for a change. */
+export function signedMoney(value: number, currency: string, locale: string, decimals = 2): string {
+  try {
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      signDisplay: 'exceptZero',
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(value);
+  } catch {
+    return `${value > 0 ? '+' : ''}${value.toFixed(decimals)} ${currency}`;
+  }
+}
+
 export function number(value: number, locale: string, decimals = 2): string {
   return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }

@@ -2,7 +2,7 @@ import { CHART_SYMBOLS } from '../lib/chart-catalog';
 import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
 import { KARATS } from '../lib/karats';
 import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
-import { chartHeadline, dayChangePct, spotForWidget } from './data';
+import { chartHeadline, spotForWidget } from './data';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
@@ -18,11 +18,7 @@ import { metalState, priceTitle, renderPrice, type PriceOptions } from './price'
 export async function pricePage(q: URLSearchParams, origin: string): Promise<string> {
   const metal = pick(q.get('metal'), METAL_IDS, 'gold');
   const opts: PriceOptions = { ...parseCommon(q), metal, silver: flag(q, 'silver'), ratio: flag(q, 'ratio') };
-  // Gold's day change is read from the gold futures history; no other metal is shown with it.
-  const [{ spot, state, currency }, dayChange] = await Promise.all([
-    spotForWidget(opts.currency, opts.unit, origin),
-    metal === 'gold' ? dayChangePct() : null,
-  ]);
+  const { spot, state, currency } = await spotForWidget(opts.currency, opts.unit, origin);
   opts.currency = currency;
   const text = textFor(opts.locale);
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
@@ -31,7 +27,7 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
     title: priceTitle(metal, text.t),
     theme: opts.theme,
     text,
-    body: renderPrice({ opts, spot, state, dayChangePct: dayChange, origin, words: text }),
+    body: renderPrice({ opts, spot, state, origin, words: text }),
     config: {
       api,
       locale: opts.locale,

@@ -2,14 +2,14 @@ import { metalById, type MetalId } from '../lib/metals';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
 import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/units';
-import { ago, fill, money, number, percent, priceDecimals, unitWord, updated, type Words } from './format';
+import { ago, fill, money, number, percent, priceDecimals, signedMoney, unitWord, updated, type Words } from './format';
 import type { Strings } from './i18n';
 import { footer, html, type SafeHtml } from './html';
 import type { CommonOptions } from './options';
 
-// The price widget: a served metal (gold by default) in the chosen currency and unit, gold's day
-// change, optional silver and ratio, how fresh the figure is, and a visible stale or unavailable
-// state. Never a made-up number, and never a figure of one instrument beside another's price.
+// The price widget: a served metal (gold by default) in the chosen currency and unit, its change since
+// the previous close (spot only), optional silver and ratio, how fresh the figure is, and a visible stale
+// or unavailable state. Never a made-up number, and never a figure of one instrument beside another's price.
 
 export interface PriceOptions extends CommonOptions {
   /** The metal shown; gold when absent. */
@@ -41,8 +41,6 @@ export interface PriceView {
   /** The spot body, or null when the price is unavailable. */
   spot: Spot | null;
   state: DataState;
-  /** Latest daily change of the history series, percent (null when unknown). */
-  dayChangePct: number | null;
   origin: string;
   words: Words;
 }
@@ -55,6 +53,27 @@ export function marketLine(market: Spot['market'] | undefined, w: Words, locale:
   return `${w.t.marketClosed} · ${fill(w.t.reopens, { time: when.format(new Date(market.next_change)) })}`;
 }
 
+/** "▲ +$12.30 (+0.45%) since the previous close" with its direction (the arrow and sign say it, not the colour alone), or null when unknown. */
+export function changeLine(
+  spot: Spot | null | undefined,
+  metal: MetalId,
+  w: Words,
+  locale: string,
+  unit: string,
+): { text: string; title: string; dir: 'up' | 'down' | 'flat' } | null {
+  // Each metal's own change (spot's `change`, `silver_change`, …), in the asked currency and unit.
+  const c = spot?.[metalById(metal).changeField];
+  if (!spot || !c || c.state !== 'ok' || c.change === null || c.change_pct === null) return null;
+  const dir = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'flat';
+  const currency = spot.xau.currency;
+  const text = fill(w.t.sinceClose, {
+    arrow: dir === 'up' ? '▲' : dir === 'down' ? '▼' : '▶',
+    change: signedMoney(c.change, currency, locale, priceDecimals(currency, unit)),
+    pct: percent(c.change_pct, locale),
+  });
+  return { text, title: fill(w.t.changeTitle, { date: c.previous_close_date ?? '' }), dir };
+}
+
 export function staleBadge(state: DataState, w: Words): string {
   return state.status === 'stale' && state.age_seconds !== null ? fill(w.t.stale, { time: ago(state.age_seconds, w.lang) }) : '';
 }
@@ -65,15 +84,14 @@ export function renderPrice(v: PriceView): SafeHtml {
   const state = metalState(spot, metal, v.state);
   const t = words.t;
   const badge = staleBadge(state, words);
-  // The day change comes from the gold futures history: it is shown beside gold only.
-  const change = metal === 'gold' ? v.dayChangePct : null;
+  const change = changeLine(spot, metal, words, opts.locale, opts.unit);
   const closed = marketLine(spot?.market, words, opts.locale, 'UTC');
   const price = spot ? metalPrice(spot, metal, opts.unit) : null;
   return html`<main class="w" aria-label="${priceTitle(metal, t)}">
 <div class="h"><span>${metalName(metal, t)} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price" aria-live="polite">${spot && price !== null ? money(price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
+<div class="row"><span data-f="change" title="${change?.title ?? ''}" class="${change?.dir ?? ''}"${change === null ? ' hidden' : ''}>${change?.text ?? ''}</span></div>
 <div class="row">
-<span data-f="change" title="${t.changeTitle}" class="${change === null ? '' : change >= 0 ? 'up' : 'down'}"${change === null ? ' hidden' : ''}>${change === null ? '' : fill(t.dayChange, { pct: percent(change, opts.locale) })}</span>
 ${opts.silver ? html`<span>${t.silver} <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>${t.perOzShort}</span>` : ''}
 ${opts.ratio ? html`<span>${t.ratio} <b data-f="ratio">${spot?.gold_silver_ratio ? number(spot.gold_silver_ratio, opts.locale) : '—'}</b></span>` : ''}
 </div>

@@ -10,6 +10,21 @@ type SpotAnswer = Spot | Unavailable;
 const usd = (n: number, digits = 2) =>
   n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** The move since the previous session's close, from the service's own daily spot bars; nothing while it is not known. */
+function SpotChange({ change: c }: { change: Spot['change'] | undefined }) {
+  if (!c || c.state !== 'ok' || c.change === null || c.change_pct === null) return null;
+  const dir = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'flat';
+  const sign = (n: number) => (n > 0 ? '+' : n < 0 ? '−' : '±');
+  return (
+    <p data-testid="spot-change" className={dir} style={{ margin: '0 0 4px' }}>
+      <span aria-hidden="true">{dir === 'up' ? '▲' : dir === 'down' ? '▼' : '▶'}</span> {dir === 'up' ? 'Up' : dir === 'down' ? 'Down' : 'Unchanged'}{' '}
+      {sign(c.change)}
+      {usd(Math.abs(c.change))} ({sign(c.change_pct)}
+      {Math.abs(c.change_pct).toFixed(2)}%) since the previous close of {c.previous_close_date}
+    </p>
+  );
+}
+
 /** The landing page's live price: server-rendered first, then refreshed every 30 s (the spot cache time). */
 export function LivePrice({ initial }: { initial: SpotAnswer }) {
   const { data } = useSWR<SpotAnswer>('/api/v1/spot?compact=1', apiFetcher, { fallbackData: initial, refreshInterval: 30_000 });
@@ -35,6 +50,7 @@ export function LivePrice({ initial }: { initial: SpotAnswer }) {
         {state.status === 'fresh' ? <span className="pill">fresh</span> : null}{' '}
         <span className="muted">price as of {state.as_of ? new Date(state.as_of).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '—'}</span>
       </p>
+      {'xau' in s ? <SpotChange change={s.change} /> : null}
       {'xau' in s ? (
         <p className="muted" style={{ marginBottom: 0 }}>
           {`${usd(s.per_gram_usd, 4)} per gram`}

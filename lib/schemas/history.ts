@@ -4,9 +4,33 @@ import { FORMATS } from '../csv';
 import { DataState, Timestamp } from './common';
 import { oneOf } from './query-fields';
 
+export const HISTORY_SERIES = ['futures', 'spot'] as const;
+
+/** A calendar date, YYYY-MM-DD; anything else is the 400 `{error, valid}`. */
+export const IsoDate = z
+  .string()
+  .refine(
+    (d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    {
+      error: (iss) => `Invalid date: ${String(iss.input)}. Valid values: a date written YYYY-MM-DD`,
+      params: { valid: ['YYYY-MM-DD'] },
+    },
+  );
+
 export const HistoryQuery = z.object({
-  format: oneOf('format', FORMATS).default('json').meta({ description: '`csv`: `date,close,high,low`, one row per trading day' }),
+  series: oneOf('series', HISTORY_SERIES).default('futures').meta({
+    description:
+      '`futures` (default): COMEX gold futures GC=F, 5 years. `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported)',
+  }),
+  date: IsoDate.optional().meta({
+    description: 'Only the point dated that day (statistics unchanged); 404 when the series has none',
+    examples: ['2026-11-18'],
+  }),
+  format: oneOf('format', FORMATS)
+    .default('json')
+    .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin` (spot), one row per trading day' }),
 });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 const Range = z.object({ low: z.number().nullable(), high: z.number().nullable() });
 
@@ -14,17 +38,24 @@ export const History = z
   .object({
     symbol: z.literal('XAUUSD'),
     interval: z.literal('daily'),
-    source: z.string().meta({ description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot' }),
+    source: z.string().meta({
+      description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
+    }),
     points: z
       .array(
         z.object({
-          d: z.string().meta({ description: 'Trading date, YYYY-MM-DD (New York)' }),
+          d: z.string().meta({ description: 'Trading date, YYYY-MM-DD (New York; for spot, the date on which the session closes)' }),
+          o: z.number().optional().meta({ description: 'Spot series only: open, the first fresh price of the session' }),
           c: z.number().meta({ description: 'Close, USD per troy ounce' }),
           h: z.number().meta({ description: 'Daily high' }),
           l: z.number().meta({ description: 'Daily low' }),
+          origin: z
+            .enum(['recorded', 'imported'])
+            .optional()
+            .meta({ description: 'Spot series only: recorded by this service from the prices it served, or imported by the operator' }),
         }),
       )
-      .meta({ description: 'Up to 5 years, oldest first, one per trading day' }),
+      .meta({ description: 'Oldest first, one per trading day: up to 5 years of futures, or up to 10 years of spot bars' }),
     count: z.number().int(),
     high_52w: z.number().nullable().meta({ description: 'Highest high over the 365 days to the latest point' }),
     low_52w: z.number().nullable(),

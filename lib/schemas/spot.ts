@@ -35,7 +35,7 @@ export const SpotQuery = z.object({
   unit: oneOf('unit', UNITS, 'Unsupported unit')
     .default('oz')
     .meta({ description: `Weight unit of \`xau.price\` and \`karats\`: ${UNIT_WORDS}` }),
-  compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (about 75% smaller)' }),
+  compact: flag('compact').optional().meta({ description: '`1` omits `fx_rates` (the 160-entry FX table: about half the response)' }),
   debug: flag('debug').optional().meta({ description: '`1` appends the `debug` object' }),
 });
 export type SpotQuery = z.infer<typeof SpotQuery>;
@@ -61,6 +61,47 @@ export const Market = z
       'Spot gold market hours, New York time with daylight saving. Freshness does not depend on it: while closed, a fresh price simply does not move',
   })
   .register(components, { id: 'Market' });
+
+const inUnit = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .meta({ description: `${description}, in \`currency\` per \`unit\`, rounded as \`xau.price\`` });
+
+export const PriceChange = z
+  .object({
+    state: z.enum(['ok', 'unavailable']).meta({
+      description:
+        'ok, or unavailable when no bar before the current session exists yet (a new deployment before its first full session): then every number is null',
+    }),
+    session_date: z.string().meta({
+      description:
+        'Date of the current trading session, YYYY-MM-DD: the New York date on which it closes at 17:00 (Sunday 18:00 to Monday 17:00 is Monday). While the market is closed, the last session that closed',
+    }),
+    open: inUnit('First fresh price of the current session; null before it has one'),
+    high: inUnit('Highest fresh price served during the current session'),
+    low: inUnit('Lowest fresh price served during the current session'),
+    previous_close: inUnit('Close of the latest daily spot bar dated before the current session'),
+    previous_close_date: z.string().nullable().meta({ description: 'Date of that bar, YYYY-MM-DD' }),
+    change: inUnit('The served price minus `previous_close`'),
+    change_pct: z.number().nullable().meta({ description: '(price ÷ previous_close − 1) × 100, 2 decimals' }),
+    fx_basis: z.enum(['close', 'current']).nullable().meta({
+      description:
+        'close: the previous close converted at the FX table recorded with its bar; current: at the table in use now (imported bars carry no FX table)',
+    }),
+  })
+  .meta({
+    description:
+      'How the price moved since the previous session’s close, from the daily spot bars this service records from the prices it serves (or an operator imported); never from futures. While the market is closed it compares the last close with the one before',
+  })
+  .register(components, { id: 'PriceChange' });
+
+// Every other served metal's change sits beside gold's under its own field.
+const otherChanges = Object.fromEntries(
+  OTHER_METALS.map((m) => [m.changeField, PriceChange.meta({ description: `The same for ${m.name.toLowerCase()}` })]),
+) as {
+  [M in OtherMetal as M['changeField']]: typeof PriceChange;
+};
 
 const SourceEntry = z.object({
   name: z.string().meta({ description: 'The source: `gold-api.com` (primary) or `swissquote.com` (quotes feed, mid of bid and ask)' }),
@@ -134,6 +175,8 @@ export const Spot = z
     ask_usd_oz: usdOrNull('Gold ask of the quotes feed, USD per troy ounce; null unless that feed is fresh'),
     quote_source: z.string().meta({ description: 'Attribution of `bid_usd_oz` and `ask_usd_oz`, or `unavailable`' }),
     market: Market,
+    change: PriceChange,
+    ...otherChanges,
     data_state: DataState,
     groups: Groups,
     stale: z.boolean().meta({ description: 'True when the last known real gold price is served during an outage' }),

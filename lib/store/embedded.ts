@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { fold } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type Point, type Store, type StoreHealth } from './types';
+import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // SQLite in WAL mode, through Node's own `node:sqlite` (no native addon to build or match to the
 // runtime): every write is a transaction, so a crash never leaves a half-written value, and several
@@ -31,6 +32,9 @@ function openDatabase(dir: string): DatabaseSync {
       CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
       CREATE TABLE IF NOT EXISTS points (series TEXT NOT NULL, t INTEGER NOT NULL, p REAL NOT NULL,
         PRIMARY KEY (series, t)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS bars (series TEXT NOT NULL, d TEXT NOT NULL, o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL,
+        c REAL NOT NULL, n INTEGER NOT NULL, origin TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,
+        PRIMARY KEY (series, d)) WITHOUT ROWID;
     `);
   } catch (err) {
     db.close();
@@ -67,8 +71,14 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     addPoint: db.prepare('INSERT OR REPLACE INTO points (series, t, p) VALUES (?, ?, ?)'),
     range: db.prepare('SELECT t, p FROM points WHERE series = ? AND t >= ? AND t <= ? ORDER BY t'),
     trim: db.prepare('DELETE FROM points WHERE series = ? AND t < ?'),
+    bar: db.prepare('SELECT d, o, h, l, c, n, origin, t0, t1 FROM bars WHERE series = ? AND d = ?'),
+    putBar: db.prepare('INSERT OR REPLACE INTO bars (series, d, o, h, l, c, n, origin, t0, t1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    bars: db.prepare('SELECT d, o, h, l, c, n, origin, t0, t1 FROM bars WHERE series = ? AND d >= ? AND d <= ? ORDER BY d DESC LIMIT ?'),
+    trimBars: db.prepare('DELETE FROM bars WHERE series = ? AND d < ?'),
     sweep: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
   };
+  const barAt = (series: string, d: string) => (q.bar.get(series, d) as DailyBar | undefined) ?? null;
+  const putBar = (series: string, b: DailyBar) => q.putBar.run(series, b.d, b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1);
   const value = (key: string) => (q.get.get(key, now()) as { value: string } | undefined)?.value;
 
   // Read-modify-write runs in one IMMEDIATE transaction, so two processes on one file never interleave.
@@ -184,6 +194,32 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     health(): StoreHealth {
       return { degraded: downSince !== null, since: downSince, reason: downReason };
     },
+    async foldBar(series, date, t, price) {
+      return guard('foldBar', () =>
+        immediate(() => {
+          const before = barAt(series, date);
+          const after = fold(before, date, t, price);
+          if (after !== before) putBar(series, after);
+          return after;
+        }),
+      );
+    },
+    async importBar(series, bar) {
+      return guard('importBar', () =>
+        immediate(() => {
+          if (barAt(series, bar.d)?.origin === 'recorded') return false;
+          putBar(series, { ...bar, origin: 'imported' });
+          return true;
+        }),
+      );
+    },
+    async bars(series, from, to, last) {
+      const rows = guard('bars', () => q.bars.all(series, from, to, last ?? -1) as unknown as DailyBar[]);
+      return rows.map((r) => ({ ...r })).reverse();
+    },
+    async trimBars(series, before) {
+      return guard('trimBars', () => Number(q.trimBars.run(series, before).changes));
+    },
     async close() {
       fallback.clear();
       db.close();
@@ -222,6 +258,18 @@ class MemoryOnlyStore implements Store {
   }
   async trim(): Promise<number> {
     return this.down('trim');
+  }
+  async foldBar(): Promise<DailyBar> {
+    return this.down('foldBar');
+  }
+  async importBar(): Promise<boolean> {
+    return this.down('importBar');
+  }
+  async bars(): Promise<DailyBar[]> {
+    return this.down('bars');
+  }
+  async trimBars(): Promise<number> {
+    return this.down('trimBars');
   }
   health(): StoreHealth {
     return { degraded: true, since: this.since, reason: this.reason };

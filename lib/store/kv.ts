@@ -1,10 +1,14 @@
 import { Redis } from '@upstash/redis';
+import { dayNumber } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type Point, type Store, type StoreHealth } from './types';
+import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // The distributed store: Vercel KV / Upstash Redis over its REST protocol, shared by every
 // instance. Values are JSON strings; claims are SET NX EX; counters INCR and set their expiry in
-// the same Lua script; a series is a sorted set scored by t whose members are "t:p".
+// the same Lua script; a series is a sorted set scored by t whose members are "t:p". Daily bars of a
+// series are a hash (date → "o,h,l,c,n,origin,t0,t1", numbers as JavaScript wrote them) beside a sorted
+// set of their dates scored by day number, and every change to them is one Lua script, so two instances
+// folding into one bar at once never lose an update.
 //
 // KV trouble never takes the service down. Every call is bounded by a short timeout (the client's
 // own retries are off). The first failure marks the store degraded and is logged once; from then
@@ -33,6 +37,64 @@ const INCR_WITH_WINDOW = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
+
+/** lib/store/fold.ts in Lua: KEYS bars hash, date index; ARGV date, t (ms), price, day number. */
+const FOLD_BAR = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local t, p = tonumber(ARGV[2]), tonumber(ARGV[3])
+local bar = ARGV[3] .. ',' .. ARGV[3] .. ',' .. ARGV[3] .. ',' .. ARGV[3] .. ',1,recorded,' .. ARGV[2] .. ',' .. ARGV[2]
+if raw then
+  local f = {}
+  for x in string.gmatch(raw, '[^,]+') do f[#f + 1] = x end
+  if f[6] == 'recorded' then
+    if tonumber(f[8]) == t then return raw end
+    if p > tonumber(f[2]) then f[2] = ARGV[3] end
+    if p < tonumber(f[3]) then f[3] = ARGV[3] end
+    f[5] = tostring(tonumber(f[5]) + 1)
+    if t < tonumber(f[7]) then f[1] = ARGV[3]; f[7] = ARGV[2] end
+    if t > tonumber(f[8]) then f[4] = ARGV[3]; f[8] = ARGV[2] end
+    bar = table.concat(f, ',')
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], bar)
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+return bar`;
+
+/** An imported bar, unless a recorded one holds the date: ARGV date, encoded bar, day number. */
+const IMPORT_BAR = `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if raw and string.find(raw, ',recorded,', 1, true) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1`;
+
+/** Bars between two day numbers, oldest first (the newest ARGV[3] when it is above 0), as date, bar, date, bar… */
+const READ_BARS = `
+local dates
+if tonumber(ARGV[3]) > 0 then
+  dates = redis.call('ZREVRANGEBYSCORE', KEYS[2], ARGV[2], ARGV[1], 'LIMIT', 0, ARGV[3])
+else
+  dates = redis.call('ZRANGEBYSCORE', KEYS[2], ARGV[1], ARGV[2])
+end
+local out = {}
+for _, d in ipairs(dates) do
+  local raw = redis.call('HGET', KEYS[1], d)
+  if raw then out[#out + 1] = d; out[#out + 1] = raw end
+end
+return out`;
+
+/** Removes the bars dated before day number ARGV[1]; returns how many went. */
+const TRIM_BARS = `
+local dates = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+for _, d in ipairs(dates) do redis.call('HDEL', KEYS[1], d) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+return #dates`;
+
+const encodeBar = (b: DailyBar) => [b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1].join(',');
+function decodeBar(d: string, raw: string): DailyBar {
+  const [o, h, l, c, n, origin, t0, t1] = raw.split(',');
+  return { d, o: +o, h: +h, l: +l, c: +c, n: +n, origin: origin === 'recorded' ? 'recorded' : 'imported', t0: +t0, t1: +t1 };
+}
 
 export function openKvStore(opts: KvOptions): Store {
   return new KvStore(opts);
@@ -136,6 +198,34 @@ class KvStore implements Store {
 
   async trim(series: string, before: number): Promise<number> {
     return Number(await this.call('trim', () => this.client.zremrangebyscore(this.seriesKey(series), '-inf', `(${before}`)));
+  }
+
+  private barKeys(series: string) {
+    return [`${this.opts.prefix}b:${series}`, `${this.opts.prefix}bi:${series}`];
+  }
+
+  async foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar> {
+    const args = [date, String(Math.trunc(t)), String(price), String(dayNumber(date))];
+    const raw = await this.call('foldBar', () => this.client.eval<string[], string>(FOLD_BAR, this.barKeys(series), args));
+    return decodeBar(date, String(raw));
+  }
+
+  async importBar(series: string, bar: DailyBar): Promise<boolean> {
+    const args = [bar.d, encodeBar({ ...bar, origin: 'imported' }), String(dayNumber(bar.d))];
+    return Number(await this.call('importBar', () => this.client.eval<string[], number>(IMPORT_BAR, this.barKeys(series), args))) === 1;
+  }
+
+  async bars(series: string, from: string, to: string, last?: number): Promise<DailyBar[]> {
+    const args = [String(dayNumber(from)), String(dayNumber(to)), String(last ?? 0)];
+    const flat = await this.call('bars', () => this.client.eval<string[], string[]>(READ_BARS, this.barKeys(series), args));
+    const out: DailyBar[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push(decodeBar(String(flat[i]), String(flat[i + 1])));
+    return last ? out.reverse() : out;
+  }
+
+  async trimBars(series: string, before: string): Promise<number> {
+    const args = [String(dayNumber(before))];
+    return Number(await this.call('trimBars', () => this.client.eval<string[], number>(TRIM_BARS, this.barKeys(series), args)));
   }
 
   health(): StoreHealth {

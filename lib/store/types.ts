@@ -8,6 +8,22 @@ export interface Point {
   p: number;
 }
 
+/** One daily bar of a metal: the session's open, high, low and close, USD per troy ounce (decisions §15). */
+export interface DailyBar {
+  /** Session date, YYYY-MM-DD (New York). */
+  d: string;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  /** How many fresh served prices were folded in (0 for an imported bar). */
+  n: number;
+  origin: 'recorded' | 'imported';
+  /** Times (ms) of the observations behind `o` and `c`; 0 for an imported bar. */
+  t0: number;
+  t1: number;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'kv';
   /** JSON value under `key`, or null when absent or expired. */
@@ -24,6 +40,19 @@ export interface Store {
   range(series: string, from: number, to: number): Promise<Point[]>;
   /** Removes points older than `before` (unix seconds); returns how many went. */
   trim(series: string, before: number): Promise<number>;
+  /**
+   * Folds one fresh served price (USD/oz, observed at `t` ms) into the bar of session `date`, atomically:
+   * a new bar when there is none (or only an imported one), else the extremes widen, `n` counts it, the open
+   * and close follow the earliest and latest observation. The observation behind the bar's close again
+   * (another instance folding the same reading) changes nothing. Returns the bar as stored.
+   */
+  foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar>;
+  /** Writes an imported bar unless a recorded bar holds its date; true when written. */
+  importBar(series: string, bar: DailyBar): Promise<boolean>;
+  /** Bars dated `from <= d <= to`, oldest first; with `last`, only the newest `last` of them. */
+  bars(series: string, from: string, to: string, last?: number): Promise<DailyBar[]>;
+  /** Removes bars dated before `before`; returns how many went. */
+  trimBars(series: string, before: string): Promise<number>;
   /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */
   health?(): StoreHealth;
   close(): Promise<void>;

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
+import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
+import { marketClockAt } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
 
 // The landing page's chart when history cannot be had, and the icon browsers ask for by name.
@@ -94,5 +96,34 @@ describe('landing chart', () => {
       await app.stop();
       await fake.close();
     }
-  });
+  }, 180_000);
+});
+
+describe('landing price: the spot change', () => {
+  it('shows the change since the previous close with arrow and sign after a recorded session, nothing on a new deployment', async () => {
+    const fake = await FakeUpstream.start();
+    const clock = { ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')), UPSTREAM_TIMEOUT_MS: '5000' };
+    const seeded = await App.start({ env: { ...fake.env(), ...clock }, dataDir: await dataDirWithBars(['2026-04-15']) });
+    const fresh = await App.start({ env: { ...fake.env(), ...clock } });
+    try {
+      const page = await browser.newPage();
+      await page.goto(seeded.url);
+      const c = (await seeded.json('/api/v1/spot?compact=1')).body.change;
+      expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
+      const text = (await page.textContent('[data-testid="spot-change"]'))!.replace(/\s+/g, ' ');
+      const sign = c.change > 0 ? '+' : c.change < 0 ? '−' : '±';
+      const word = c.change > 0 ? '▲ Up' : c.change < 0 ? '▼ Down' : '▶ Unchanged';
+      const usd = Math.abs(c.change).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+      expect(text).toBe(`${word} ${sign}${usd} (${sign}${Math.abs(c.change_pct).toFixed(2)}%) since the previous close of 2026-04-15`);
+      await page.goto(fresh.url);
+      await page.waitForSelector('.price');
+      expect(await page.locator('[data-testid="spot-change"]').count()).toBe(0);
+      expect(await page.textContent('main')).not.toMatch(/on the day|since the previous close/);
+      await page.close();
+    } finally {
+      await seeded.stop();
+      await fresh.stop();
+      await fake.close();
+    }
+  }, 180_000);
 });

@@ -4,7 +4,9 @@ import { fill } from '@/widgets/format';
 import { STRINGS, type Language } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
+import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
+import { marketClockAt } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
 
 // The widgets in the reader's language, in Chromium: no English label left, the page's language
@@ -17,7 +19,9 @@ let browser: Browser;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
-  app = await App.start({ env: fake.env() });
+  // A trading Thursday whose previous session has a real imported bar, so the price widget has a change to show.
+  const dataDir = await dataDirWithBars(['2026-04-15']);
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')) }, dataDir });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -47,9 +51,9 @@ const ENGLISH = [
   'per troy ounce',
   'per gram',
   'per kilogram',
-  'on the day',
-  'Latest daily change',
-  'history series',
+  'since the previous close',
+  'Spot change',
+  'since the close',
   'Silver',
   'Gold/silver',
   'updated',
@@ -149,7 +153,8 @@ describe('price and converter widgets in every language', () => {
       else expect(found(words, ENGLISH).filter((w) => !SHARED[lang]?.includes(w))).toEqual([]);
       expect(await page.getAttribute('main', 'aria-label')).toBe(t.priceTitle);
       expect(await page.textContent('.h span')).toBe(`${t.gold} · ${t.perOz}`);
-      expect(await page.textContent('[data-f="change"]')).toMatch(like(t.dayChange));
+      expect(await page.textContent('[data-f="change"]')).toMatch(like(t.sinceClose));
+      expect(await page.getAttribute('[data-f="change"]', 'title')).toBe(fill(t.changeTitle, { date: '2026-04-15' }));
       expect(await page.textContent('[data-f="fresh"]')).toMatch(like(t.updated));
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       expect(await page.getAttribute('html', 'dir')).toBe(rtl ? 'rtl' : 'ltr');
@@ -213,9 +218,11 @@ describe('Arabic reads right to left', () => {
       const right = (a: { x: number; width: number }, b: { x: number; width: number }) => (rtl ? a.x > b.x + b.width - 1 : a.x + a.width < b.x + 1);
 
       const price = (await open('price', `locale=${locale}&silver=1&ratio=1`)).page;
-      // Freshness line first, attribution last; the day's change leads the row; the price sits at the start edge.
+      // Freshness line first, attribution last; silver leads its row; the price and the change sit at the start edge.
       expect(right(await box(price, '[data-f="fresh"]'), await box(price, '.foot a'))).toBe(true);
-      expect(right(await box(price, '[data-f="change"]'), await box(price, '[data-f="silver"]'))).toBe(true);
+      expect(right(await box(price, '[data-f="silver"]'), await box(price, '[data-f="ratio"]'))).toBe(true);
+      const [changeBox, mainBox] = [await box(price, '[data-f="change"]'), await box(price, 'main')];
+      expect(rtl ? mainBox.x + mainBox.width - (changeBox.x + changeBox.width) : changeBox.x - mainBox.x).toBeLessThan(40);
       const edge = await price.evaluate(() => {
         const el = document.querySelector('[data-f="price"]')!;
         const range = document.createRange();

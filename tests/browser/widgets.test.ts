@@ -5,7 +5,9 @@ import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
+import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
+import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
 import { realChartHandler } from '../support/yahoo';
 
@@ -146,22 +148,56 @@ describe('price widget on a publisher page', () => {
   });
 });
 
-describe('price widget: change over the day', () => {
-  it('is the latest daily change of the history series, formatted for the locale', async () => {
-    const history = await app.json('/api/v1/history');
-    const p = history.body.points;
-    const pct = (p[p.length - 1].c / p[p.length - 2].c - 1) * 100;
-    const page = await browser.newPage();
-    await page.goto(`${app.url}/widgets/price?locale=fr-FR`);
-    const expected = await page.evaluate(
-      (v) =>
-        new Intl.NumberFormat('fr-FR', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-          v / 100,
-        ),
-      pct,
-    );
-    expect(await page.textContent('[data-f="change"]')).toBe(fill(STRINGS.fr.dayChange, { pct: expected }));
-    await page.close();
+describe('price widget: change since the previous close, from spot only', () => {
+  it('shows the spot change with its sign and arrow in two locales, and nothing on a deployment with no earlier bar', async () => {
+    // A trading Thursday after a session with a real imported bar; the fresh app beside it has no bar at all.
+    const clock = { ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')), UPSTREAM_TIMEOUT_MS: '5000' };
+    const seeded = await App.start({ env: { ...fake.env(), ...clock }, dataDir: await dataDirWithBars(['2026-04-15']) });
+    const fresh = await App.start({ env: { ...fake.env(), ...clock } });
+    try {
+      for (const [locale, currency] of [
+        ['en-US', 'USD'],
+        ['de-DE', 'EUR'],
+      ] as const) {
+        const spot = await seeded.json(`/api/v1/spot?currency=${currency}&compact=1`);
+        const c = spot.body.change;
+        expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
+        const page = await browser.newPage();
+        await page.goto(`${seeded.url}/widgets/price?locale=${locale}&currency=${currency}`);
+        const expected = await page.evaluate(
+          ({ locale, currency, change, pct }) => {
+            const signed = new Intl.NumberFormat(locale, { style: 'currency', currency, signDisplay: 'exceptZero' }).format(change);
+            const percent = new Intl.NumberFormat(locale, {
+              style: 'percent',
+              signDisplay: 'exceptZero',
+              minimumFractionDigits: 2,
+              maximumFractionDigits: 2,
+            }).format(pct / 100);
+            return { signed, percent };
+          },
+          { locale, currency, change: c.change, pct: c.change_pct },
+        );
+        const lang = locale.slice(0, 2) as 'en' | 'de';
+        const arrow = c.change > 0 ? '▲' : c.change < 0 ? '▼' : '▶';
+        const text = await page.textContent('[data-f="change"]');
+        expect(text).toBe(fill(STRINGS[lang].sinceClose, { arrow, change: expected.signed, pct: expected.percent }));
+        // The direction is in the words, not in the colour alone.
+        expect(text).toMatch(c.change > 0 ? /▲ \+/ : c.change < 0 ? /▼ [-−]/ : /▶/);
+        expect(await page.isVisible('[data-f="change"]')).toBe(true);
+        await page.close();
+      }
+      // The futures history is served, yet a deployment with no spot bar shows no change at all.
+      expect((await fresh.json('/api/v1/history')).body.points.length).toBeGreaterThan(1);
+      expect((await fresh.json('/api/v1/spot?compact=1')).body.change).toMatchObject({ state: 'unavailable', change: null, change_pct: null });
+      const page = await browser.newPage();
+      await page.goto(`${fresh.url}/widgets/price?locale=en-US`);
+      expect(await page.isVisible('[data-f="change"]')).toBe(false);
+      expect(await page.textContent('main')).not.toMatch(/%|on the day|previous close/);
+      await page.close();
+    } finally {
+      await seeded.stop();
+      await fresh.stop();
+    }
   });
 });
 

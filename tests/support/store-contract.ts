@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '@/lib/store';
+import type { DailyBar, Store } from '@/lib/store';
 import { sleep } from './expect';
 
 /** One way to open a backend: each call of `make` gives a fresh, empty store that can be reopened. */
@@ -120,6 +120,71 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.trim('intraday:xau', 300)).toBe(2);
       expect((await store.range('intraday:xau', 0, 1000)).map((p) => p.t)).toEqual([300, 400, 500]);
       expect(await store.range('intraday:xag', 0, 1000)).toEqual([{ t: 300, p: 30 }]);
+    });
+
+    it('daily bars: open, high, low, close and count from a sequence across two sessions; they survive reopening', async () => {
+      const { backend, store } = setup();
+      const t = Date.parse('2026-11-17T15:00:00Z');
+      const day1 = [4100.5, 4130.25, 4090.75, 4111];
+      const day2 = [4120, 4099.5, 4140.125];
+      for (const [i, p] of day1.entries()) await store.foldBar('daily:xau', '2026-11-17', t + i * 120_000, p);
+      for (const [i, p] of day2.entries()) await store.foldBar('daily:xau', '2026-11-18', t + 86_400_000 + i * 120_000, p);
+      await store.foldBar('daily:xag', '2026-11-18', t, 52.5);
+      await store.close();
+      opened.pop();
+      const again = backend.reopen();
+      opened.push(again);
+      const bars = await again.bars('daily:xau', '2026-01-01', '2026-12-31');
+      expect(bars.map(({ d, o, h, l, c, n, origin }) => ({ d, o, h, l, c, n, origin }))).toEqual([
+        { d: '2026-11-17', o: 4100.5, h: 4130.25, l: 4090.75, c: 4111, n: 4, origin: 'recorded' },
+        { d: '2026-11-18', o: 4120, h: 4140.125, l: 4099.5, c: 4140.125, n: 3, origin: 'recorded' },
+      ]);
+      expect((await again.bars('daily:xag', '2026-11-18', '2026-11-18')).map((b) => b.c)).toEqual([52.5]);
+    });
+
+    it('daily bars: the same observation twice counts once; an earlier one arriving late sets the open, not the close', async () => {
+      const { store } = setup();
+      expect(await store.foldBar('b', '2026-11-18', 2000, 10)).toMatchObject({ o: 10, c: 10, n: 1 });
+      expect(await store.foldBar('b', '2026-11-18', 2000, 10)).toMatchObject({ n: 1 });
+      expect(await store.foldBar('b', '2026-11-18', 1000, 9)).toMatchObject({ o: 9, h: 10, l: 9, c: 10, n: 2, t0: 1000, t1: 2000 });
+      expect(await store.foldBar('b', '2026-11-18', 3000, 11)).toMatchObject({ o: 9, h: 11, l: 9, c: 11, n: 3, t0: 1000, t1: 3000 });
+    });
+
+    it('daily bars: an import never overwrites a recorded bar; a recorded price replaces an imported bar', async () => {
+      const { store } = setup();
+      const imported = (d: string, c: number): DailyBar => ({ d, o: c, h: c + 5, l: c - 5, c, n: 0, origin: 'imported', t0: 0, t1: 0 });
+      await store.foldBar('b', '2026-11-18', 1000, 4000);
+      expect(await store.importBar('b', imported('2026-11-18', 3000))).toBe(false);
+      expect(await store.importBar('b', imported('2026-11-17', 3900))).toBe(true);
+      expect(await store.importBar('b', imported('2026-11-17', 3950))).toBe(true);
+      const [prev, rec] = await store.bars('b', '2026-11-01', '2026-11-30');
+      expect(prev).toEqual(imported('2026-11-17', 3950));
+      expect(rec).toMatchObject({ d: '2026-11-18', c: 4000, origin: 'recorded' });
+      expect(await store.foldBar('b', '2026-11-17', 5000, 3990)).toMatchObject({ o: 3990, h: 3990, l: 3990, n: 1, origin: 'recorded' });
+    });
+
+    it('daily bars: date windows, the newest n, trimming', async () => {
+      const { store } = setup();
+      for (const d of ['2016-01-04', '2025-12-31', '2026-11-16', '2026-11-17', '2026-11-18']) await store.foldBar('b', d, 1, 100);
+      const dates = async (from: string, to: string, last?: number) => (await store.bars('b', from, to, last)).map((b) => b.d);
+      expect(await dates('2026-11-16', '2026-11-17')).toEqual(['2026-11-16', '2026-11-17']);
+      expect(await dates('0000-01-01', '2026-11-17', 1)).toEqual(['2026-11-17']);
+      expect(await dates('0000-01-01', '2026-11-18', 2)).toEqual(['2026-11-17', '2026-11-18']);
+      expect(await dates('2027-01-01', '2027-12-31')).toEqual([]);
+      expect(await store.trimBars('b', '2016-11-18')).toBe(1);
+      expect(await dates('0000-01-01', '9999-12-31')).toEqual(['2025-12-31', '2026-11-16', '2026-11-17', '2026-11-18']);
+    });
+
+    it('daily bars: two handles folding hundreds of interleaved prices at once keep the true max, min, open, close and count', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      // Prices from a fixed pseudo-random walk, each observed at its own millisecond.
+      let x = 4000;
+      const prices = Array.from({ length: 400 }, (_, i) => (x += ((i * 7919) % 23) - 11 + (i % 3) / 4));
+      await Promise.all(prices.map((p, i) => (i % 2 ? store : other).foldBar('daily:xau', '2026-11-18', 10_000 + i, p)));
+      const [bar] = await store.bars('daily:xau', '2026-11-18', '2026-11-18');
+      expect(bar).toMatchObject({ o: prices[0], c: prices[prices.length - 1], h: Math.max(...prices), l: Math.min(...prices), n: prices.length });
     });
   });
 }

@@ -27,6 +27,18 @@ function body(now: number, price_source = 'gold-api.com'): Spot {
     price_source,
     data_state: { status: 'fresh', as_of: gold.updatedAt, source: 'upstream', age_seconds: 5 },
     market: marketState(now),
+    change: {
+      state: 'unavailable',
+      session_date: '2026-11-18',
+      open: null,
+      high: null,
+      low: null,
+      previous_close: null,
+      previous_close_date: null,
+      change: null,
+      change_pct: null,
+      fx_basis: null,
+    },
   } as Spot;
 }
 
@@ -53,9 +65,7 @@ describe('price widget', () => {
   const opts = { currency: 'USD', unit: 'oz' as const, theme: 'light' as const, locale: 'en-US', silver: false, ratio: false };
   const view = (now: number, locale = 'en-US') => {
     const spot = body(now);
-    return String(
-      renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, dayChangePct: null, origin: 'http://x', words: textFor(locale) }),
-    );
+    return String(renderPrice({ opts: { ...opts, locale }, spot, state: spot.data_state, origin: 'http://x', words: textFor(locale) }));
   };
 
   it('on a Saturday shows "Market closed" with the reopening time in the reader\'s locale', () => {

@@ -164,20 +164,47 @@ describe.each(NEW_METALS)('%s', (sym) => {
 describe('price widget per metal', () => {
   const gold = fixture(PRIMARY_FIXTURE.XAU).price;
   const platinum = fixture(PRIMARY_FIXTURE.XPT).price;
+  // Two real recorded gold prices: the later one against the earlier one as its previous close.
+  const previous = fixture('goldapi-price-XAU-2026-09-03.json').price;
   const state = { status: 'fresh', as_of: null, source: null, age_seconds: 1 } as const;
+  const none = {
+    state: 'unavailable',
+    session_date: '2026-11-18',
+    open: null,
+    high: null,
+    low: null,
+    previous_close: null,
+    previous_close_date: null,
+    change: null,
+    change_pct: null,
+    fx_basis: null,
+  };
+  const goldChange = {
+    ...none,
+    state: 'ok',
+    previous_close: previous,
+    previous_close_date: '2026-11-17',
+    change: gold - previous,
+    change_pct: (gold / previous - 1) * 100,
+    fx_basis: 'close',
+  };
   const spot = {
     xau: { price: gold, currency: 'USD', unit: 'troy_oz' },
     fx_rate: 1,
     platinum_usd_oz: platinum,
+    change: goldChange,
+    platinum_change: none,
     groups: {},
     data_state: state,
   } as unknown as Spot;
   const opts = { currency: 'USD', unit: 'oz' as const, theme: 'light' as const, locale: 'en-US', silver: false, ratio: false };
   const render = (metal?: 'gold' | 'platinum') =>
-    String(renderPrice({ opts: { ...opts, metal }, spot, state, dayChangePct: 1.23, origin: 'http://x', words: textFor('en-US') }));
+    String(renderPrice({ opts: { ...opts, metal }, spot, state, origin: 'http://x', words: textFor('en-US') }));
 
-  it('shows the gold futures day change beside gold only, never beside platinum', () => {
-    expect(render()).toMatch(/data-f="change"[^>]*class="up">\+1\.23% on the day</);
+  it("shows each metal's own spot change: gold's beside gold, never beside platinum", () => {
+    const dir = gold > previous ? 'up' : 'down';
+    expect(render()).toMatch(new RegExp(`data-f="change"[^>]*class="${dir}">`));
+    expect(render()).toContain(`${Math.abs(goldChange.change_pct).toFixed(2)}%`);
     expect(render('platinum')).toMatch(/data-f="change"[^>]*hidden><\/span>/);
     expect(render('platinum')).toContain(`data-f="price" aria-live="polite">$${platinum.toLocaleString('en-US', { minimumFractionDigits: 2 })}<`);
   });

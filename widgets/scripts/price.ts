@@ -3,7 +3,7 @@ import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
 import type { Unit } from '../../lib/units';
 import { money, number, priceDecimals, updated, type Words } from '../format';
-import { marketLine, metalPrice, metalState, staleBadge } from '../price';
+import { changeLine, marketLine, metalPrice, metalState, staleBadge } from '../price';
 import { config, poll, reportHeight, setText, type Answer } from './shared';
 
 // Keeps the server-rendered price widget live: polls the spot endpoint at its cache cadence and
@@ -42,10 +42,18 @@ function show(status: number, body: Answer<Spot>) {
     );
     if (cfg.silver) setText('silver', body.silver_usd_oz === null ? '—' : money(body.silver_usd_oz, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', body.gold_silver_ratio === null ? '—' : number(body.gold_silver_ratio, cfg.locale));
+    const change = changeLine(body, cfg.metal, cfg, cfg.locale, cfg.unit);
+    const el = document.querySelector<HTMLElement>('[data-f="change"]');
+    if (el) {
+      el.className = change?.dir ?? '';
+      el.title = change?.title ?? '';
+    }
+    setText('change', change?.text ?? '', !change);
     const closed = marketLine(body.market, cfg, cfg.locale);
     setText('market', closed, !closed);
   } else if (status === 503) {
     setText('price', cfg.t.priceUnavailable);
+    setText('change', '', true);
   }
   setText('badge', staleBadge(state, cfg), state.status !== 'stale');
   fresh();

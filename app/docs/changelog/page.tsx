@@ -17,7 +17,12 @@ const CHANGES: [string, string, string][] = [
       "Platinum and palladium: spot adds `platinum_usd_oz`, `palladium_usd_oz` (null when unavailable), `platinum_source`, `palladium_source`, `groups.platinum` and `groups.palladium`, each from the same two cross-checked live sources as gold (gold-api.com `/price/XPT`, `/price/XPD`; the Swissquote `XPT/USD`, `XPD/USD` quotes) with their own bounds (50 to 50,000 USD/oz), jump rule and last real value; their outage never changes gold's state or the HTTP status. " +
       'Intraday `symbol` `xpt` and `xpd`, recorded like `xau`. get_gold_price returns the four metals. ' +
       '`unit` also takes `tola` (11.6638038 g), `tael` (37.429 g, Hong Kong) and `baht` (15.244 g, Thai bullion), reported as given in `xau.unit`, 2 decimals, karats following; one unit list for REST, MCP, widgets, OpenAPI and docs. ' +
-      'The price and converter widgets take `metal` (gold, silver, platinum, palladium), with the new words in all eleven languages; the widget builder offers metals and the new units',
+      'The price and converter widgets take `metal` (gold, silver, platinum, palladium), with the new words in all eleven languages; the widget builder offers metals and the new units. ' +
+      'How the price moves, from spot only: the service keeps a daily spot bar per metal and trading session (open, high, low, close, count and the FX table at the close), folded from every fresh price it serves and kept 10 years in the store (atomic in KV across instances). ' +
+      'Spot and get_gold_price gain `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the session date, open, high, low, previous close and its date, change and percent in the requested currency and unit, with `fx_basis`; `state: unavailable` with nulls until the deployment has a bar before the current session. ' +
+      '`history?series=spot` serves the bars (`{d, o, c, h, l, origin}`, CSV `date,open,high,low,close,origin`) with the same statistics; `date=YYYY-MM-DD` on both series (404 when absent); get_gold_history takes `series` and `date`. ' +
+      "`npm run import-daily -- --symbol xau FILE.csv` loads an operator's own daily bars (never over a recorded one). " +
+      'The price widget and the landing page show the spot change since the previous close with its sign and arrow; the futures-based "on the day" figure is gone.',
   ],
   [
     'v1.6',

@@ -100,6 +100,34 @@ export default function DataDocs() {
         trading. The intraday recorder takes no samples while closed, and its last sample before the close stays <code>fresh</code> through the
         closure.
       </p>
+      <h2 id="change">How the change is computed</h2>
+      <p>
+        The service keeps its own daily spot series. A trading session runs from one open to the next close at 17:00 New York time, and its date is
+        the New York date on which it closes (Sunday 18:00 to Monday 17:00 is Monday&apos;s session). Every fresh spot price the service serves, from
+        the 2-minute samples and from requests between them, is folded into that session&apos;s bar for gold and for silver: the first price is the{' '}
+        <code>open</code>, the last the <code>close</code>, the extremes the <code>high</code> and <code>low</code>, with a <code>count</code> and the
+        FX table in force at the close. Each new reading of a source is folded once, whatever the number of requests that read it; stale prices and a
+        closed market fold nothing in. Bars are kept 10 years in the store that every instance shares, and two instances folding at the same moment
+        lose nothing.
+      </p>
+      <p>
+        Spot&apos;s <code>change</code> (and <code>silver_change</code>) compares the served price with <code>previous_close</code>, the close of the
+        latest bar dated before the current session: <code>change</code> is the difference and <code>change_pct</code> the percentage, in the currency
+        and unit you asked for. In another currency than USD the previous close is converted at the FX table recorded with its bar (
+        <code>fx_basis: close</code>), so the figure includes the currency&apos;s own move, or at today&apos;s table when the bar has none, as with
+        imported bars (<code>fx_basis: current</code>). While the market is closed it compares the last close with the one before, as retail sites do
+        on a weekend. <code>open</code>, <code>high</code> and <code>low</code> are the current session&apos;s bar. No figure ever comes from another
+        instrument: the futures history is not spot.
+      </p>
+      <p>
+        <strong>Why it can be missing.</strong> A new deployment has seen no earlier session, so <code>change.state</code> is <code>unavailable</code>{' '}
+        and every number is null until it has recorded a full session (the widget and landing page then show no change rather than a guess). A session
+        the service did not observe, for example while it was stopped, has no bar: nothing is interpolated or carried over. An operator who holds the
+        rights to a daily file (a licensed LBMA or broker file, their own records) can load earlier sessions with{' '}
+        <code>npm run import-daily -- --symbol xau FILE.csv</code> (header <code>date,open,high,low,close</code>; a malformed file is refused whole
+        with its line number, and a bar the service recorded is never overwritten). The bars themselves are served by{' '}
+        <code>/api/v1/history?series=spot</code>.
+      </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
         All prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for

@@ -24,7 +24,10 @@ export const getGoldPrice = tool({
     'each metal degrades on its own in groups, and only gold decides data_state. ' +
     'data_state.status is fresh, stale (both sources are down: the last real price, with its age) ' +
     'or unavailable (no price is known; none is invented). market says whether spot gold is trading now (closed on weekends, ' +
-    'in the daily 17:00-18:00 New York break and on holidays) and when that changes: while closed, a fresh price does not move.',
+    'in the daily 17:00-18:00 New York break and on holidays) and when that changes: while closed, a fresh price does not move. ' +
+    "change (gold) and silver_change: the move since the previous session's close, with the session's open, high and low, in the " +
+    'requested currency and unit, from the daily spot bars this service records (never from futures); state unavailable with nulls ' +
+    'until the deployment has a bar before the current session.',
   input: SpotQuery.pick({ currency: true, unit: true }),
   output: toolOutput(Spot),
   run: async ({ currency, unit }, ctx) => {
@@ -53,10 +56,25 @@ export function priceSummary(body: Spot): string {
     .join(', ');
   return (
     `Gold (XAU): ${fmt(body.xau.price, 4)} ${body.xau.currency} per ${unitName}; ${freshness(body.data_state)}. ` +
+    `${changeSummary(body.change, body.xau.currency)} ` +
     `By purity, ${body.xau.currency} per ${unitName}: ${karats}. ` +
     `Spot ${fmt(body.spot_usd_oz)} USD/oz (${source}).${market} ` +
     `${OTHER_METALS.map((m) => `${m.name} ${metalText(body[m.usdField], body.groups?.[m.id])}`).join('; ')}. ` +
     `Gold/silver ratio ${fmt(body.gold_silver_ratio)}. ` +
     `Bitcoin ${body.btc_usd === null ? 'unavailable' : `${fmt(body.btc_usd)} USD = ${fmt(body.btc_gold_oz, 4)} oz of gold`}.`
+  );
+}
+
+/** "+12.3 EUR (+0.45%) since the previous close of 2026-11-17 (4,120.5)", or why there is no change yet. */
+export function changeSummary(c: Spot['change'], currency: string): string {
+  if (c.state !== 'ok' || c.change === null || c.change_pct === null) {
+    return 'Change since the previous close: not known yet (this service has no daily spot bar before the current session).';
+  }
+  const sign = (n: number) => (n > 0 ? '+' : n < 0 ? '−' : '±');
+  const session =
+    c.high === null || c.low === null ? '' : ` Session ${c.session_date}: open ${fmt(c.open, 4)}, high ${fmt(c.high, 4)}, low ${fmt(c.low, 4)}.`;
+  return (
+    `Change ${sign(c.change)}${fmt(Math.abs(c.change), 4)} ${currency} (${sign(c.change_pct)}${fmt(Math.abs(c.change_pct))}%) since the ` +
+    `previous close of ${c.previous_close_date} (${fmt(c.previous_close, 4)}).${session}`
   );
 }

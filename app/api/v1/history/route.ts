@@ -1,5 +1,5 @@
 import { CSV_TABLES } from '@/lib/csv';
-import { getHistory, historyState } from '@/lib/history';
+import { getHistoryFor, historyState } from '@/lib/history';
 import { parseQuery } from '@/lib/http/query';
 import { sendSeries } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
@@ -10,7 +10,8 @@ const route = restRoute({
   get: async (req, url) => {
     const query = parseQuery(HistoryQuery, url);
     // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
-    return sendSeries(req, await getHistory(), { cache: 'history', csv: query.format === 'csv' ? CSV_TABLES.history : undefined });
+    const csv = query.series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
+    return sendSeries(req, await getHistoryFor(query), { cache: 'history', csv: query.format === 'csv' ? csv : undefined });
   },
 });
 
