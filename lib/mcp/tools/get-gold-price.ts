@@ -25,7 +25,7 @@ export const getGoldPrice = tool({
     'data_state.status is fresh, stale (both sources are down: the last real price, with its age) ' +
     'or unavailable (no price is known; none is invented). market says whether spot gold is trading now (closed on weekends, ' +
     'in the daily 17:00-18:00 New York break and on holidays) and when that changes: while closed, a fresh price does not move. ' +
-    "change (gold) and silver_change: the move since the previous session's close, with the session's open, high and low, in the " +
+    `change (gold), ${listed(OTHER_METALS.map((m) => m.changeField))}: the move since the previous session's close, with the session's open, high and low, in the ` +
     'requested currency and unit, from the daily spot bars this service records (never from futures); state unavailable with nulls ' +
     'until the deployment has a bar before the current session.',
   input: SpotQuery.pick({ currency: true, unit: true }),
