@@ -1,7 +1,7 @@
 import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { VERSION } from '../version';
-import { answer, args, listedInput, type Tool, type ToolContext } from './tool';
+import { answer, args, listedInput, listedOutput, type Tool, type ToolContext } from './tool';
 import { compareGoldToAsset } from './tools/compare-gold-to-asset';
 import { getCentralBankReserves } from './tools/get-central-bank-reserves';
 import { getGoldHistory } from './tools/get-gold-history';
@@ -46,7 +46,7 @@ export function createGoldServer(ctx: ToolContext): McpServer {
         title: t.title,
         description: t.description,
         inputSchema: listedInput(t.input),
-        outputSchema: t.output,
+        outputSchema: listedOutput(t.output),
         annotations: { title: t.title, ...ANNOTATIONS },
       },
       (raw) => answer(() => t.run(args(t.input, raw), ctx)),

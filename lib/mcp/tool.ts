@@ -59,6 +59,22 @@ export function toolOutput<S extends z.ZodObject>(schema: S) {
     });
 }
 
+type JsonSchemaOf = (options: { target: string }) => Record<string, unknown>;
+/** JSON Schemas already converted, per zod schema and direction. */
+const converted = new WeakMap<z.ZodType, { input?: Record<string, unknown>; output?: Record<string, unknown> }>();
+
+/**
+ * The JSON Schema of `schema`, converted once per process: the SDK converts on every `tools/list`
+ * (about 60 ms for the five tools), and a server lives for one request. The SDK always asks for
+ * draft 2020-12, so the conversion is kept whatever `options` say.
+ */
+function jsonSchemaOnce(schema: z.ZodType): { input: JsonSchemaOf; output: JsonSchemaOf } {
+  const convert = schema['~standard'].jsonSchema;
+  const memo = converted.get(schema) ?? {};
+  converted.set(schema, memo);
+  return { input: (options) => (memo.input ??= convert.input(options)), output: (options) => (memo.output ??= convert.output(options)) };
+}
+
 /**
  * The input schema as the SDK sees it: listed as the tool's JSON Schema, but accepting any arguments
  * object, so the refusal of a bad argument is ours (`args` below), not the SDK's.
@@ -69,7 +85,20 @@ export function listedInput(schema: z.ZodObject): StandardSchemaWithJSON<Record<
       version: 1,
       vendor: 'goldapi',
       validate: (value) => ({ value: value as Record<string, unknown> }),
-      jsonSchema: schema['~standard'].jsonSchema,
+      jsonSchema: jsonSchemaOnce(schema),
+    },
+  };
+}
+
+/** The output schema as the SDK sees it: the tool's own check of a result, its JSON Schema converted once. */
+export function listedOutput(schema: z.ZodType): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'goldapi',
+      validate: (value) =>
+        schema['~standard'].validate(value) as ReturnType<StandardSchemaWithJSON<Record<string, unknown>>['~standard']['validate']>,
+      jsonSchema: jsonSchemaOnce(schema),
     },
   };
 }

@@ -24,10 +24,9 @@ export default async function McpDocs() {
       <ul>
         <li>
           <strong>2026-07-28</strong>, stateless: no <code>initialize</code>. Each request carries the protocol version, client capabilities and
-          client info in <code>params._meta</code> (<code>io.modelcontextprotocol/protocolVersion</code>, …) and the <code>MCP-Protocol-Version</code>
-          , <code>Mcp-Method</code> and <code>Mcp-Name</code> headers. <code>server/discover</code> lists the versions and capabilities served;{' '}
-          <code>tools/list</code> and <code>server/discover</code> may be cached for an hour by anyone (<code>ttlMs</code>,{' '}
-          <code>cacheScope: public</code>), as the tools change only with a redeploy.
+          client info in <code>params._meta</code> and the <code>MCP-Protocol-Version</code>, <code>Mcp-Method</code> and <code>Mcp-Name</code>{' '}
+          headers. <code>server/discover</code> lists the versions and capabilities served; <code>tools/list</code> and <code>server/discover</code>{' '}
+          may be cached for an hour by anyone (<code>ttlMs</code>, <code>cacheScope: public</code>), as the tools change only with a redeploy.
         </li>
         <li>
           <strong>2024-10-07 to 2025-11-25</strong>: any request without that <code>_meta</code>. <code>initialize</code> negotiates the version (the
