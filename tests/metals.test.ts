@@ -174,7 +174,9 @@ describe('units of the world’s gold markets', () => {
     const mcp = (tools.tools.find((t) => t.name === 'get_gold_price')!.inputSchema.properties as any).unit.enum;
 
     const doc = (await app.json('/api/openapi.json')).body;
-    const openapi = doc.paths['/api/v1/spot'].get.parameters.find((p: any) => p.name === 'unit').schema.enum;
+    // The canonical list; the document also admits any letter case beside it (anyOf with a pattern).
+    const unitSchema = doc.paths['/api/v1/spot'].get.parameters.find((p: any) => p.name === 'unit').schema;
+    const openapi = unitSchema.enum ?? unitSchema.anyOf?.find((s: any) => s.enum)?.enum;
 
     const page = await (await app.get('/docs/widgets')).text();
     const select = page.match(/<select id="b-unit"[^>]*>([\s\S]*?)<\/select>/)![1];

@@ -23,8 +23,8 @@ export const HistoryQuery = z.object({
       '`futures` (default): COMEX gold futures GC=F, 5 years. `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported)',
   }),
   date: IsoDate.optional().meta({
-    description: 'Only the point dated that day (statistics unchanged); 404 when the series has none',
-    examples: ['2026-11-18'],
+    // No example value: the docs' curl samples use every example, and a fixed date leaves a 5-year series in time.
+    description: 'Only the point dated that day, YYYY-MM-DD (statistics unchanged); 404 when the series has none',
   }),
   format: oneOf('format', FORMATS)
     .default('json')
