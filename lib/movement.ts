@@ -25,6 +25,22 @@ export interface PriceChange {
   fx_basis: 'close' | 'current' | null;
 }
 
+/** The change of a session with no earlier bar (or no price): every number null, never a guess. */
+export function noChange(sessionDate: string): PriceChange {
+  return {
+    state: 'unavailable',
+    session_date: sessionDate,
+    open: null,
+    high: null,
+    low: null,
+    previous_close: null,
+    previous_close_date: null,
+    change: null,
+    change_pct: null,
+    fx_basis: null,
+  };
+}
+
 export interface MovementQuery {
   /** The served price, USD per troy ounce; null when none is known. */
   priceUsdOz: number | null;
@@ -84,18 +100,7 @@ async function barsFor(metal: ServedMetal, date: string): Promise<Held> {
 export async function movement(metal: ServedMetal, q: MovementQuery, nowMs = Date.now()): Promise<PriceChange> {
   const session = sessionNow(nowMs);
   const { current, prev, prevFx } = await barsFor(metal, session.date);
-  const none: PriceChange = {
-    state: 'unavailable',
-    session_date: session.date,
-    open: null,
-    high: null,
-    low: null,
-    previous_close: null,
-    previous_close_date: null,
-    change: null,
-    change_pct: null,
-    fx_basis: null,
-  };
+  const none = noChange(session.date);
   if (q.priceUsdOz === null || !prev) return none;
   const decimals = UNIT_DECIMALS[q.unit];
   const closeRate = prevFx?.rates[q.currency];

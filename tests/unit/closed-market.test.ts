@@ -6,6 +6,7 @@ import { KARATS } from '@/lib/karats';
 import { textFor } from '@/widgets/i18n';
 import { marketLine, renderPrice } from '@/widgets/price';
 import { fixture } from '../support/fake-upstream';
+import { noChange } from '@/lib/movement';
 
 // What a reader sees on a Saturday, with a fixed clock: the MCP text and the price widget say the
 // market is closed and when it reopens; on a trading day they say nothing about it.
@@ -27,18 +28,7 @@ function body(now: number, price_source = 'gold-api.com'): Spot {
     price_source,
     data_state: { status: 'fresh', as_of: gold.updatedAt, source: 'upstream', age_seconds: 5 },
     market: marketState(now),
-    change: {
-      state: 'unavailable',
-      session_date: '2026-11-18',
-      open: null,
-      high: null,
-      low: null,
-      previous_close: null,
-      previous_close_date: null,
-      change: null,
-      change_pct: null,
-      fx_basis: null,
-    },
+    change: noChange('2026-11-18'),
   } as Spot;
 }
 

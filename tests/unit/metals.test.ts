@@ -9,6 +9,7 @@ import type { Spot } from '@/lib/schemas/spot';
 import { textFor } from '@/widgets/i18n';
 import { renderPrice } from '@/widgets/price';
 import { fixture, fixtureText, PRIMARY_FIXTURE, QUOTES_FIXTURE } from '../support/fake-upstream';
+import { noChange } from '@/lib/movement';
 
 // Platinum and palladium through both adapters, on their bodies (constructed from the real gold bodies'
 // shape, see tests/fixtures/SOURCES.md) and on every way a body can be wrong: garbage, outside the
@@ -167,18 +168,7 @@ describe('price widget per metal', () => {
   // Two real recorded gold prices: the later one against the earlier one as its previous close.
   const previous = fixture('goldapi-price-XAU-2026-09-03.json').price;
   const state = { status: 'fresh', as_of: null, source: null, age_seconds: 1 } as const;
-  const none = {
-    state: 'unavailable',
-    session_date: '2026-11-18',
-    open: null,
-    high: null,
-    low: null,
-    previous_close: null,
-    previous_close_date: null,
-    change: null,
-    change_pct: null,
-    fx_basis: null,
-  };
+  const none = noChange('2026-11-18');
   const goldChange = {
     ...none,
     state: 'ok',
