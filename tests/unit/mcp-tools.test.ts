@@ -137,6 +137,8 @@ describe('a bad argument is refused in one wording: the argument, the value or "
 
   it('two bad arguments are both named', async () => {
     const result = (await client.callTool({ name: 'get_gold_intraday', arguments: { symbol: 'x', hours: 99 } })) as { content: { text: string }[] };
-    expect(result.content[0].text).toBe('Invalid symbol: x. Valid values: xau, xag, xpt, xpd; Invalid hours: 99. Valid values: a whole number from 1 to 48');
+    expect(result.content[0].text).toBe(
+      'Invalid symbol: x. Valid values: xau, xag, xpt, xpd; Invalid hours: 99. Valid values: a whole number from 1 to 48',
+    );
   });
 });
