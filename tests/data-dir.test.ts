@@ -49,6 +49,14 @@ describe('a DATA_DIR that cannot hold the store', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ spot_usd_oz: gold.price, data_state: { status: 'fresh' } });
 
+    // No bars can be read or kept: the change says it does not know, with every number null, and the
+    // spot series is a clear 503, never an empty series passed off as the truth.
+    expect(spot.body.change).toMatchObject({ state: 'unavailable', previous_close: null, change: null, change_pct: null });
+    const bars = await app.json('/api/v1/history?series=spot');
+    expect(bars.status).toBe(503);
+    expect(bars.body.error).toMatch(/store is not answering/);
+    expect(bars.body.updated_at).toEqual(expect.any(String));
+
     const widget = await app.get('/widgets/price');
     expect(widget.status).toBe(200);
     expect(await widget.text()).toContain('"status":"fresh"');
