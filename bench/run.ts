@@ -12,6 +12,7 @@ import { App, freePort, ROOT } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
 import { realChartHandler } from '../tests/support/yahoo';
+import { lighthouseSection } from './lighthouse';
 import { openEmbeddedStore } from '../lib/store/embedded';
 import { rpc } from '../tests/support/mcp';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
@@ -684,8 +685,9 @@ async function main() {
   // BENCH_ONLY picks sections, comma-separated: `cache` (hits, misses and floors, about 2 min),
   // `memory` (RSS under unique keys, BENCH_MEMORY_S, 4 min by default), `sources` (the two-source
   // figures, about a minute), `bars` (daily spot bars: warm spot with and without them, KV round trips),
-  // `app` (everything else). `npm run bench -- cache` is BENCH_ONLY=cache.
-  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,memory,app,sources,bars').split(','));
+  // `app` (everything else), `lighthouse` (scores and page weights, bench/lighthouse.ts, LH_RUNS runs per
+  // page, about 10 min). `npm run bench -- cache` is BENCH_ONLY=cache.
+  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,memory,app,sources,bars,lighthouse').split(','));
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
     `# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback, load average at start ${os
@@ -698,6 +700,7 @@ async function main() {
   if (only.has('app')) await appSection();
   if (only.has('sources')) await twoSourcesSection();
   if (only.has('bars')) await barsSection();
+  if (only.has('lighthouse')) await lighthouseSection();
 }
 
 async function appSection() {
