@@ -1,6 +1,8 @@
-// Bundles the widgets' browser scripts (widgets/scripts/*.ts) and the embed script with esbuild:
-// minified, content-hashed into public/w/ (cached for a year), plus public/embed.js at its stable
-// address. Writes widgets/manifest.json, which the widget pages read to reference the hashed files.
+// Bundles the browser scripts with esbuild, minified and content-hashed into public/w/ (cached for a
+// year): the widgets' (widgets/scripts/*.ts, one classic script each) and the site pages' own
+// (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library is a chunk loaded
+// only when the chart is about to be seen); plus public/embed.js at its stable address. Writes
+// widgets/manifest.json, which the pages read to reference the hashed files.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -20,10 +22,23 @@ const result = await esbuild.build({
   metafile: true,
 });
 
+const siteEntries = ['landing', 'builder'];
+const site = await esbuild.build({
+  ...common,
+  format: 'esm',
+  splitting: true,
+  entryPoints: Object.fromEntries(siteEntries.map((n) => [n, path.join(root, 'site/scripts', `${n}.ts`)])),
+  outdir,
+  entryNames: '[name].[hash]',
+  chunkNames: 'chunk.[hash]',
+  metafile: true,
+});
+
 const manifest = {};
-for (const [file, meta] of Object.entries(result.metafile.outputs)) {
-  if (!meta.entryPoint) continue;
-  const name = path.basename(meta.entryPoint, '.ts');
+for (const [file, meta] of [...Object.entries(result.metafile.outputs), ...Object.entries(site.metafile.outputs)]) {
+  const name = meta.entryPoint && path.basename(meta.entryPoint, '.ts');
+  // Entry scripts only: chunks are loaded by the scripts that import them.
+  if (!name || ![...entries, ...siteEntries].includes(name)) continue;
   manifest[name] = '/' + path.relative(path.join(root, 'public'), path.join(root, file)).split(path.sep).join('/');
 }
 fs.writeFileSync(path.join(root, 'widgets', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

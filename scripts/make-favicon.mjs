@@ -1,4 +1,4 @@
-// Renders app/icon.svg into public/favicon.ico (16, 32 and 48 px PNGs in one ICO) with headless
+// Renders public/icon.svg into public/favicon.ico (16, 32 and 48 px PNGs in one ICO) with headless
 // Chromium, for clients that ask for /favicon.ico without reading the page's <link rel="icon">.
 // Run once after changing the icon: `node scripts/make-favicon.mjs` (CHROMIUM_PATH overrides the browser).
 import fs from 'node:fs';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(import.meta.dirname, '..');
-const svg = fs.readFileSync(path.join(root, 'app', 'icon.svg'), 'utf8');
+const svg = fs.readFileSync(path.join(root, 'public', 'icon.svg'), 'utf8');
 const SIZES = [16, 32, 48];
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true });

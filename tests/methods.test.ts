@@ -43,8 +43,9 @@ beforeAll(async () => {
   app = await App.start({ env: { ...fake.env(), CRON_SECRET: 'methods-test-secret' } });
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'widgets/manifest.json'), 'utf8')) as Record<string, string>;
   const docs = await (await app.get('/docs')).text();
-  const nextStatic = docs.match(/\/_next\/static\/[^"']+\.js/)?.[0];
-  if (!nextStatic) throw new Error('no /_next/static script in /docs');
+  // The site's stylesheet: the framework's static files (its pages send no script).
+  const nextStatic = docs.match(/\/_next\/static\/[^"']+\.css/)?.[0];
+  if (!nextStatic) throw new Error('no /_next/static stylesheet in /docs');
   paths.push(
     { path: '/api/v1/spot?compact=1', kind: 'rest', get: 200 },
     { path: '/api/v1/reserves', kind: 'rest', get: 200 },

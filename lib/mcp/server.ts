@@ -61,6 +61,7 @@ export interface ArgDoc {
   required: boolean;
   description: string;
   values: string[] | null;
+  /** null when the argument has no default. */
   default: unknown;
 }
 
@@ -73,7 +74,7 @@ export function toolDocs(): { name: string; title: string; description: string; 
       required: schema.required?.includes(name) ?? false,
       description: String(p.description ?? ''),
       values: Array.isArray(p.enum) ? p.enum.map(String) : null,
-      default: p.default,
+      default: p.default ?? null,
     }));
     return { name: t.name, title: t.title, description: t.description, args };
   });

@@ -94,6 +94,56 @@ describe('every docs page', () => {
   });
 });
 
+describe('what the site ships', () => {
+  /** The scripts a page loads, by path, in the order it asks for them. */
+  function scriptsOf(page: import('playwright-core').Page): string[] {
+    const seen: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') seen.push(new URL(req.url()).pathname);
+    });
+    return seen;
+  }
+
+  it('no page loads framework code: the landing and the widget builder load their own small scripts, the others none', async () => {
+    for (const path of [...PAGES, '/no-such-page']) {
+      const page = await browser.newPage();
+      const scripts = scriptsOf(page);
+      await page.goto(app.url + path);
+      await page.waitForLoadState('networkidle');
+      expect(
+        scripts.filter((s) => s.startsWith('/_next/')),
+        path,
+      ).toEqual([]);
+      const own = path === '/' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
+      if (own) expect(scripts[0], path).toMatch(own);
+      else expect(scripts, path).toEqual([]);
+      // Every script is a content-hashed file of our own.
+      for (const s of scripts) expect(s, path).toMatch(/^\/w\/[\w-]+\.[A-Z0-9]+\.js$/);
+      await page.close();
+    }
+  });
+
+  it('the landing page asks for the chart library and the series only when the chart is about to be seen', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 300 } });
+    const scripts = scriptsOf(page);
+    const api: string[] = [];
+    page.on('request', (req) => req.url().includes('/api/') && api.push(new URL(req.url()).pathname));
+    await page.goto(app.url);
+    await page.waitForLoadState('networkidle');
+    // The chart starts more than its 300 px look-ahead below the fold on this screen.
+    const below = await page.evaluate(() => document.querySelector('figure')!.getBoundingClientRect().top - innerHeight);
+    expect(below).toBeGreaterThan(300);
+    expect(await page.textContent('.price')).toMatch(/^\$[\d,]+\.\d{2}$/);
+    const before = [...scripts];
+    expect(api).toEqual([]);
+    await page.locator('figure').scrollIntoViewIfNeeded();
+    await page.waitForSelector('figure canvas', { timeout: 30_000 });
+    expect(api[0]).toBe('/api/v1/intraday');
+    expect(scripts.length).toBeGreaterThan(before.length);
+    await page.close();
+  });
+});
+
 describe('from the landing page to working code', () => {
   it('the API reference covers every endpoint of the OpenAPI document, with curl', async () => {
     const page = await browser.newPage();

@@ -117,7 +117,7 @@ describe('landing price: the spot change', () => {
       expect(text).toBe(`${word} ${sign}${usd} (${sign}${Math.abs(c.change_pct).toFixed(2)}%) since the previous close of 2026-04-15`);
       await page.goto(fresh.url);
       await page.waitForSelector('.price');
-      expect(await page.locator('[data-testid="spot-change"]').count()).toBe(0);
+      expect(await page.locator('[data-testid="spot-change"]').isVisible()).toBe(false);
       expect(await page.textContent('main')).not.toMatch(/on the day|since the previous close/);
       await page.close();
     } finally {

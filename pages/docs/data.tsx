@@ -1,10 +1,12 @@
-import type { Metadata } from 'next';
+import type { PageConfig } from 'next';
+import { PageHead } from '@/site/layout';
 
-export const metadata: Metadata = { title: 'Data sources and trust' };
+export const config: PageConfig = { unstable_runtimeJS: false };
 
 export default function DataDocs() {
   return (
     <>
+      <PageHead title="Data sources and trust" />
       <h1>Data sources and trust rules</h1>
       <h2 id="rules">The rules we do not bend</h2>
       <ul>

@@ -1,22 +1,27 @@
-import type { Metadata } from 'next';
-import { headers } from 'next/headers';
-import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import type { GetServerSidePropsContext, PageConfig } from 'next';
 import { MCP_LIMIT } from '@/lib/mcp/rate-limit';
 import { toolDocs, type ArgDoc } from '@/lib/mcp/server';
-import { Code } from '../code';
+import { Code } from '@/site/code';
+import { PageHead } from '@/site/layout';
+import { originProps } from '@/site/page-props';
 
-export const metadata: Metadata = { title: 'MCP for AI agents' };
+export const config: PageConfig = { unstable_runtimeJS: false };
 
-export default async function McpDocs() {
-  const origin = publicOrigin(await headers());
+// The MCP server's modules are server code: what the page shows of them comes as props.
+export async function getServerSideProps(ctx: GetServerSidePropsContext) {
+  const { origin } = (await originProps(ctx)).props;
+  return { props: { origin, limit: MCP_LIMIT, tools: toolDocs() } };
+}
+
+export default function McpDocs({ origin, limit, tools }: { origin: string; limit: number; tools: ReturnType<typeof toolDocs> }) {
   const url = `${origin}/mcp`;
   return (
     <>
+      <PageHead title="MCP for AI agents" />
       <h1>MCP: gold data for AI agents</h1>
       <p className="lead">
         <code>{url}</code> is a stateless streamable-HTTP MCP endpoint (JSON-RPC 2.0 over POST, JSON responses, no session). No key. It speaks the
-        2026-07-28 protocol and every version from 2024-10-07 to 2025-11-25. {MCP_LIMIT} requests per minute per IP, whichever version a request
-        speaks.
+        2026-07-28 protocol and every version from 2024-10-07 to 2025-11-25. {limit} requests per minute per IP, whichever version a request speaks.
       </p>
 
       <h2 id="versions">Protocol versions: how a client picks one</h2>
@@ -66,7 +71,7 @@ export default async function McpDocs() {
           </tr>
         </thead>
         <tbody>
-          {toolDocs().map((t) => (
+          {tools.map((t) => (
             <tr key={t.name}>
               <td>
                 <code>{t.name}</code>
@@ -120,7 +125,7 @@ function Arg({ arg }: { arg: ArgDoc }) {
       <code>{arg.name}</code>
       {arg.required ? ' (required)' : ''}: {arg.description}
       {arg.values ? <> One of: {arg.values.join(', ')}.</> : null}
-      {arg.default !== undefined ? (
+      {arg.default !== null ? (
         <>
           {' '}
           Default <code>{String(arg.default)}</code>.

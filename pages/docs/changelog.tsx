@@ -1,7 +1,6 @@
-import type { Metadata } from 'next';
+import type { PageConfig } from 'next';
 import { API_VERSION } from '@/lib/version';
-
-export const metadata: Metadata = { title: 'Changelog' };
+import { PageHead } from '@/site/layout';
 
 const CHANGES: [string, string, string][] = [
   [
@@ -11,6 +10,7 @@ const CHANGES: [string, string, string][] = [
       'A store that cannot be used (an unusable `DATA_DIR`, named at start-up; a full disk) is logged once and the service answers from memory, as with KV down; `debug=1` says `embedded-degraded`. ' +
       'OpenAPI: clean in Redocly (recommended) and Spectral (`spectral:oas`); `security: []`, tag descriptions and a contact; `HEAD` documented; list values in any letter case and empty values documented as accepted; nested objects named (`GoldPrice`, `KaratPrices`, `GoldSource`, `IntradayPoint`, `HistoryDay`, `HistoryRanges`, `PriceRange`, `ChartBar`, `SpotDebug`); the error schema is `ErrorBody` (was `Error`). ' +
       'Pages and widgets meet WCAG 2.2 AA contrast in light and dark; widget pages say `noindex` and carry a description; the landing page loads its chart only when the chart is about to be seen. ' +
+      "The landing page, the docs and the 404 page ship no framework code: HTML and CSS, plus a small script of their own where a page needs one (the live price and chart, the widget builder); unknown addresses get the site's own 404 page. " +
       "MCP: `/mcp` serves the stateless 2026-07-28 protocol (no `initialize`; `server/discover`; the protocol version and client capabilities in each request's `_meta` with the `Mcp-Method`/`Mcp-Name` headers; `ttlMs` and `cacheScope: public` on `tools/list` and `server/discover`) beside 2024-10-07 to 2025-11-25 on the same URL, with the same tools, answers, `no-store` and 120/min limit (one count per request whichever era), through the official SDK's 2.x server package. " +
       'Protocol errors as the specification says: malformed params of any method, `initialize` included, and an unknown tool are JSON-RPC -32602 with one short sentence (no validation dump); a bad argument value is an `isError` result in one wording naming the argument and the valid values, or saying it is required ("Invalid hours: abc", "symbol is required", where it used to say "Invalid hours: null" or "Invalid symbol: ."). ' +
       'Tool input schemas use only JSON Schema 2020-12 keywords (`examples`), so strict validators accept them. `server.json` for the MCP registry. The official MCP conformance suite runs in the tests. ' +
@@ -47,9 +47,12 @@ const CHANGES: [string, string, string][] = [
   ['v1.0', '2025', 'Initial release: spot with currency and unit, daily history, reserves'],
 ];
 
+export const config: PageConfig = { unstable_runtimeJS: false };
+
 export default function Changelog() {
   return (
     <>
+      <PageHead title="Changelog" />
       <h1>Changelog</h1>
       <p className="lead">
         The API lives under <code>/api/v1/</code>. Within v1 changes are additive only: new fields may appear, existing fields are never renamed or

@@ -1,13 +1,11 @@
-import type { Metadata } from 'next';
-import { headers } from 'next/headers';
-import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import type { PageConfig } from 'next';
 import { browserCache, CACHE_SECONDS, sharedCache } from '@/lib/http/cache';
 import { OPERATIONS, openApiDocument, type Operation } from '@/lib/openapi';
-import { Code } from '../code';
+import { Code } from '@/site/code';
+import { PageHead } from '@/site/layout';
+import { originProps, type OriginProps } from '@/site/page-props';
 
 // Generated from the OpenAPI document, so the reference cannot drift from the API.
-
-export const metadata: Metadata = { title: 'API reference' };
 
 interface Param {
   name: string;
@@ -50,13 +48,16 @@ function shorten(value: unknown): unknown {
   return value;
 }
 
-export default async function ApiReference() {
-  const origin = publicOrigin(await headers());
+export const config: PageConfig = { unstable_runtimeJS: false };
+export const getServerSideProps = originProps;
+
+export default function ApiReference({ origin }: OriginProps) {
   const doc = openApiDocument(origin) as {
     paths: Record<string, { get: { parameters: Param[]; responses: Record<string, { description: string }> } }>;
   };
   return (
     <>
+      <PageHead title="API reference" />
       <h1>API reference</h1>
       <p className="lead">
         Base URL <code>{origin}</code>. GET only, JSON, CORS open, no key. Machine-readable: <a href="/api/openapi.json">OpenAPI 3.1</a>.

@@ -1,5 +1,5 @@
-/** SWR fetcher for the public API: resolves to the JSON body of 200 and 503 alike (both carry data_state). */
-export async function apiFetcher<T>(url: string): Promise<T> {
+/** A public API answer: the JSON body of 200 and 503 alike (both carry data_state); any other status throws its error. */
+export async function apiJson<T>(url: string): Promise<T> {
   const res = await fetch(url, { headers: { accept: 'application/json' } });
   const body = await res.json();
   if (!res.ok && res.status !== 503) throw new Error(body?.error ?? `HTTP ${res.status}`);

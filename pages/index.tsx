@@ -1,17 +1,25 @@
-import { headers } from 'next/headers';
+import type { GetServerSidePropsContext, PageConfig } from 'next';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot } from '@/lib/spot';
-import { LivePrice } from './components/live-price';
-import { MiniChart } from './components/mini-chart';
+import { PageHead } from '@/site/layout';
+import { LivePrice } from '@/site/live-price';
+import { liveView, type LiveView } from '@/site/live-price-view';
+import { MiniChart } from '@/site/mini-chart';
+import { PageScript } from '@/site/page-script';
 
-// Server-rendered with the current price on every request; the client keeps it live.
-export const dynamic = 'force-dynamic';
+// Server-rendered with the current price on every request; the page's own script keeps it live.
+export const config: PageConfig = { unstable_runtimeJS: false };
 
-export default async function Home() {
-  const origin = publicOrigin(await headers());
+export async function getServerSideProps({ req }: GetServerSidePropsContext) {
+  const origin = publicOrigin(req.headers);
   const spot = await getSpot({ compact: '1' }, { origin });
+  return { props: { origin, live: liveView(spot) } };
+}
+
+export default function Home({ origin, live }: { origin: string; live: LiveView }) {
   return (
     <>
+      <PageHead />
       <h1>Gold market data you can trust</h1>
       <p className="lead">
         Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, 5 years of daily history, charts and central-bank
@@ -27,13 +35,14 @@ export default async function Home() {
         <a href="/docs/widgets">Embed a widget</a>
       </div>
       <div className="grid2">
-        <LivePrice initial={spot} />
+        <LivePrice view={live} />
         <MiniChart />
       </div>
       <h2>One request</h2>
       <pre tabIndex={0}>
         <code>{`curl '${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1'`}</code>
       </pre>
+      <PageScript name="landing" />
     </>
   );
 }

@@ -1,20 +1,21 @@
-import type { Metadata } from 'next';
-import { headers } from 'next/headers';
+import type { PageConfig } from 'next';
 import { FX_FALLBACK } from '@/lib/fx-fallback';
-import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { METALS } from '@/lib/metals';
 import { UNITS } from '@/lib/units';
 import { WIDGETS } from '@/widgets/kinds';
-import { Code } from '../code';
-import { WidgetBuilder } from './builder';
+import { Code } from '@/site/code';
+import { WidgetBuilder } from '@/site/builder';
+import { PageHead } from '@/site/layout';
+import { originProps, type OriginProps } from '@/site/page-props';
 
-export const metadata: Metadata = { title: 'Embeddable widgets' };
+export const config: PageConfig = { unstable_runtimeJS: false };
+export const getServerSideProps = originProps;
 
-export default async function WidgetsDocs() {
-  const origin = publicOrigin(await headers());
+export default function WidgetsDocs({ origin }: OriginProps) {
   const currencies = Object.keys(FX_FALLBACK.table).sort();
   return (
     <>
+      <PageHead title="Embeddable widgets" />
       <h1>Embeddable widgets</h1>
       <p className="lead">
         A live gold, silver, platinum or palladium price, a chart or a converter on your page with one line. Widgets are small server-rendered pages
@@ -31,7 +32,8 @@ export default async function WidgetsDocs() {
         (language, numbers and dates); price and converter: <code>metal</code> ({METALS.map((m) => m.id).join(', ')}; gold by default); price:{' '}
         <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter: <code>amount</code>,{' '}
         <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9; gold only). Unknown values fall back to
-        the defaults. The day change beside the price is gold&apos;s (from the gold futures history) and is shown for gold only.
+        the defaults. The change beside the price is the shown metal&apos;s move since the previous session&apos;s close, from the daily spot bars
+        this service records (<a href="/docs/data#change">how</a>); it is left out until a previous close has been recorded.
       </p>
       <h2 id="languages">Languages</h2>
       <p>

@@ -1,14 +1,15 @@
-import type { Metadata } from 'next';
-import { headers } from 'next/headers';
-import { publicOrigin } from '@/lib/http/public-origin.mjs';
-import { Code } from './code';
+import type { PageConfig } from 'next';
+import { Code } from '@/site/code';
+import { PageHead } from '@/site/layout';
+import { originProps, type OriginProps } from '@/site/page-props';
 
-export const metadata: Metadata = { title: 'Getting started' };
+export const config: PageConfig = { unstable_runtimeJS: false };
+export const getServerSideProps = originProps;
 
-export default async function Docs() {
-  const origin = publicOrigin(await headers());
+export default function Docs({ origin }: OriginProps) {
   return (
     <>
+      <PageHead title="Getting started" />
       <h1>Getting started</h1>
       <p className="lead">No key, no account, no SDK. Every endpoint is a GET that answers JSON, with CORS open so a browser can call it directly.</p>
       <ul className="toc">

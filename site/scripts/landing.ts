@@ -1,0 +1,118 @@
+import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
+import type { History } from '@/lib/schemas/history';
+import type { Intraday } from '@/lib/schemas/intraday';
+import type { Unavailable } from '@/lib/unavailable';
+import { liveView, type SpotAnswer } from '../live-price-view';
+import { CHART_LABELS } from '../mini-chart';
+import { apiJson } from './fetch-api';
+
+// The landing page's behaviour: keep the server-rendered price live, and fill the chart panel when it
+// is about to be seen. The chart library (the page's largest script) is a chunk of its own, loaded
+// only then, so the price and the text paint without waiting for it.
+
+const SPOT_EVERY_MS = 30_000; // spot's cache time
+const INTRADAY_EVERY_MS = 120_000; // the sampler's interval
+
+const card = document.getElementById('live')!;
+const part = (name: string) => card.querySelector<HTMLElement>(`[data-f="${name}"]`)!;
+
+async function refreshPrice() {
+  try {
+    const view = liveView(await apiJson<SpotAnswer>('/api/v1/spot?compact=1'));
+    part('price').textContent = view.price;
+    part('state').className = view.state.className;
+    part('state').textContent = view.state.text;
+    part('as-of').textContent = view.asOf;
+    const change = part('change');
+    change.hidden = !view.change;
+    change.className = view.change?.dir ?? '';
+    change.children[0].textContent = view.change?.arrow ?? '';
+    change.children[1].textContent = view.change?.text ?? '';
+    part('details').hidden = !view.details;
+    part('details').textContent = view.details ?? '';
+  } catch {
+    // Keep what is shown (it says its own age); the next refresh tries again.
+  }
+}
+setInterval(refreshPrice, SPOT_EVERY_MS);
+
+/** The points of a series answer; none when it is unavailable. */
+const pointsOf = <P>(answer: { points: P[] } | Unavailable): P[] => ('points' in answer ? answer.points : []);
+
+const figure = document.getElementById('mini-chart')!;
+const chart: { api?: IChartApi; series?: ISeriesApi<'Area'> } = {};
+
+async function draw(points: { time: UTCTimestamp | string; value: number }[], intraday: boolean) {
+  const { AreaSeries, createChart } = await import('./area-chart');
+  const box = figure.querySelector<HTMLElement>('.chart')!;
+  if (box.getAttribute('role') === 'status') {
+    box.removeAttribute('role');
+    box.replaceChildren();
+  }
+  if (!chart.api) {
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    chart.api = createChart(box, {
+      autoSize: true,
+      layout: { background: { color: 'transparent' }, textColor: dark ? '#b3ab98' : '#5f584a', attributionLogo: true },
+      grid: { vertLines: { visible: false }, horzLines: { color: dark ? '#393426' : '#eee7d6' } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false },
+    });
+    // The line keeps 3:1 against the page (WCAG non-text contrast) in both themes.
+    const line = dark ? '#c99a1c' : '#a87b00';
+    chart.series = chart.api.addSeries(AreaSeries, { lineColor: line, topColor: `${line}59`, bottomColor: `${line}05`, lineWidth: 2 });
+  }
+  chart.api.applyOptions({ timeScale: { timeVisible: intraday } });
+  chart.series!.setData(points as never);
+  chart.api.timeScale().fitContent();
+}
+
+/** Say why the panel is empty rather than leave it blank. */
+function unavailablePanel(reason: string) {
+  const box = figure.querySelector('.chart')!;
+  box.setAttribute('role', 'status');
+  box.replaceChildren(Object.assign(document.createElement('strong'), { textContent: 'History unavailable' }));
+  box.append(Object.assign(document.createElement('p'), { className: 'muted', textContent: reason }));
+}
+
+async function fillChart() {
+  await drawLatest();
+  // The recorded series grows by a point every 2 minutes, and replaces the daily closes once it holds enough.
+  setTimeout(fillChart, INTRADAY_EVERY_MS);
+}
+
+async function drawLatest() {
+  let intraday: Intraday | Unavailable | undefined;
+  try {
+    intraday = await apiJson<Intraday | Unavailable>('/api/v1/intraday?hours=24');
+  } catch {
+    // An intraday failure leaves the daily closes to show.
+  }
+  const recorded = intraday ? pointsOf(intraday) : [];
+  if (recorded.length >= 30) {
+    figure.querySelector('figcaption')!.textContent = CHART_LABELS.intraday;
+    return draw(
+      recorded.map((x) => ({ time: x.t as UTCTimestamp, value: x.p })),
+      true,
+    );
+  }
+  figure.querySelector('figcaption')!.textContent = CHART_LABELS.daily;
+  try {
+    const history = await apiJson<History | Unavailable>('/api/v1/history');
+    if ('error' in history) return unavailablePanel(history.error);
+    const closes = history.points.slice(-66).map((x) => ({ time: x.d, value: x.c }));
+    if (closes.length >= 2) await draw(closes, false);
+  } catch (err) {
+    unavailablePanel(String((err as Error).message));
+  }
+}
+
+const near = new IntersectionObserver(
+  (entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    near.disconnect();
+    void fillChart();
+  },
+  { rootMargin: '300px' },
+);
+near.observe(figure);
