@@ -136,7 +136,13 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
         <label htmlFor="b-iframe">Or an iframe</label>
         <textarea id="b-iframe" readOnly defaultValue={first.iframe} data-snippet="iframe" />
         <p className="muted">Preview</p>
-        <iframe id="b-preview" src={first.src} title="Gold widget preview" style={{ width: '100%', height: first.height, border: 0 }} />
+        <iframe
+          id="b-preview"
+          loading="lazy"
+          src={first.src}
+          title="Gold widget preview"
+          style={{ width: '100%', height: first.height, border: 0 }}
+        />
       </div>
       <PageScript name="builder" />
     </div>

@@ -47,13 +47,24 @@ export default function WidgetsDocs({ origin }: OriginProps) {
       <WidgetBuilder origin={origin} currencies={currencies} />
       <h2 id="examples">Examples</h2>
       <div className="grid2">
-        <iframe src="/widgets/price?silver=1&ratio=1" title="Gold price example" style={{ width: '100%', height: WIDGETS.price.height, border: 0 }} />
         <iframe
+          loading="lazy"
+          src="/widgets/price?silver=1&ratio=1"
+          title="Gold price example"
+          style={{ width: '100%', height: WIDGETS.price.height, border: 0 }}
+        />
+        <iframe
+          loading="lazy"
           src="/widgets/converter?currency=EUR&unit=gram"
           title="Gold converter example"
           style={{ width: '100%', height: WIDGETS.converter.height, border: 0 }}
         />
-        <iframe src="/widgets/chart?range=1y" title="Gold chart example" style={{ width: '100%', height: WIDGETS.chart.height, border: 0 }} />
+        <iframe
+          loading="lazy"
+          src="/widgets/chart?range=1y"
+          title="Gold chart example"
+          style={{ width: '100%', height: WIDGETS.chart.height, border: 0 }}
+        />
       </div>
     </>
   );
