@@ -158,7 +158,12 @@ const BASE_OPERATIONS: Operation[] = [
 
 /** The first rows of a CSV answer, made from the recorded JSON example by the same code that serves CSV. */
 function csvSample(table: Table<never>, example: unknown): string {
-  return toCsv(table, example as never).split('\r\n').slice(0, 4).join('\r\n') + '\r\n';
+  return (
+    toCsv(table, example as never)
+      .split('\r\n')
+      .slice(0, 4)
+      .join('\r\n') + '\r\n'
+  );
 }
 
 /**
@@ -330,7 +335,10 @@ export function openApiDocument(origin: string): Json {
       .filter((p) => !(op.csvOnly && p.name === 'format'))
       .map((p) =>
         p.name === 'format' && !op.csvOnly
-          ? { ...p, description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.` }
+          ? {
+              ...p,
+              description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.`,
+            }
           : p,
       );
     paths[op.path] = {
