@@ -183,7 +183,7 @@ function csvTwin(op: Operation & { csv: Table<never> }): Operation {
       `Always CSV: the answer of \`${op.path}?format=csv\` (the series is described there), with the same parameters, caching and JSON errors; ` +
       'the freshness rides in the `X-Data-State` and `X-Updated-At` headers. `format` is not needed: when sent it must be `csv` or empty, anything else is a 400. ' +
       `Columns: ${columns ?? `\`${op.csv.columns.join(',')}\``}; times ISO 8601 UTC.`,
-    ok: { schema: op.ok.schema, description: `${op.ok.description}, as CSV`, example: op.ok.example && csvSample(op.csv, op.ok.example) },
+    ok: { schema: op.ok.schema, description: 'The header row, then one row per point', example: op.ok.example && csvSample(op.csv, op.ok.example) },
     csvOnly: true,
   };
 }
