@@ -140,6 +140,8 @@ async function main() {
   const out: Record<string, unknown> = {};
 
   const spot = await getSpot({ query: { currency: 'EUR', unit: 'gram', compact: '1' } });
+  // The client keeps a network failure in \`error\`: say it, rather than report every field undefined.
+  if (!spot.response) throw spot.error;
   const body: Spot | undefined = spot.data;
   const xau: GoldPrice | undefined = body?.xau;
   out.spot = { status: spot.response?.status, unit: xau?.unit, currency: xau?.currency, karat24: typeof body?.karats['24k'] };
