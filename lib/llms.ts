@@ -24,8 +24,8 @@ export function llmsText(origin: string): string {
       "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +
       'this service records from the prices it serves (never from futures); `state` `unavailable` with null numbers until the deployment has ' +
       'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin); `date=YYYY-MM-DD` picks one day. ' +
-      'History, intraday and chart answer CSV with `format=csv` ' +
-      `(for example \`=IMPORTDATA("${origin}/api/v1/history?format=csv")\` in Google Sheets).`,
+      'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
+      `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
     '',
     '## REST API',
     '',

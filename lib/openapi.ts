@@ -34,8 +34,10 @@ export interface Operation {
   cache: CacheRoute;
   /** Chart only: the lifetime with an intraday interval. */
   cacheIntraday?: CacheRoute;
-  /** The CSV table served with `format=csv`. */
+  /** The CSV table served with `format=csv` (and always on the operation's `.csv` twin). */
   csv?: Table<never>;
+  /** A `.csv` twin: its 200 is `text/csv` alone (example: the CSV text), so a generated client types it as a string. */
+  csvOnly?: boolean;
 }
 
 const COMMON_ERRORS = {
@@ -44,7 +46,7 @@ const COMMON_ERRORS = {
   503: 'A temporary failure, such as the shared store being unreachable: retry shortly',
 } as const;
 
-export const OPERATIONS: Operation[] = [
+const BASE_OPERATIONS: Operation[] = [
   {
     path: '/api/v1/spot',
     operationId: 'getSpot',
@@ -153,6 +155,41 @@ export const OPERATIONS: Operation[] = [
     cache: 'reserves',
   },
 ];
+
+/** The first rows of a CSV answer, made from the recorded JSON example by the same code that serves CSV. */
+function csvSample(table: Table<never>, example: unknown): string {
+  return (
+    toCsv(table, example as never)
+      .split('\r\n')
+      .slice(0, 4)
+      .join('\r\n') + '\r\n'
+  );
+}
+
+/**
+ * A series operation's `.csv` twin (`/api/v1/history.csv`, `getHistoryCsv`): the answer of `format=csv`
+ * as an operation of its own. OpenAPI gives one path and method one operation, whatever the query, and
+ * generators type each operation by its JSON answer: only a separate path can be typed as text.
+ */
+function csvTwin(op: Operation & { csv: Table<never> }): Operation {
+  // The `format` parameter's own words for the columns (history names two tables, one per series).
+  const columns = (op.query?.shape.format?.meta() as { description?: string } | undefined)?.description?.replace(/^`csv`: /, '');
+  return {
+    ...op,
+    path: `${op.path}.csv`,
+    operationId: `${op.operationId}Csv`,
+    summary: `${op.summary}, as CSV`,
+    description:
+      `Always CSV: the answer of \`${op.path}?format=csv\` (the series is described there), with the same parameters, caching and JSON errors; ` +
+      'the freshness rides in the `X-Data-State` and `X-Updated-At` headers. `format` is not needed: when sent it must be `csv` or empty, anything else is a 400. ' +
+      `Columns: ${columns ?? `\`${op.csv.columns.join(',')}\``}; times ISO 8601 UTC.`,
+    ok: { schema: op.ok.schema, description: 'The header row, then one row per point', example: op.ok.example && csvSample(op.csv, op.ok.example) },
+    csvOnly: true,
+  };
+}
+
+/** Every REST operation, each series endpoint followed by its `.csv` twin. */
+export const OPERATIONS: Operation[] = BASE_OPERATIONS.flatMap((op) => (op.csv ? [op, csvTwin({ ...op, csv: op.csv })] : [op]));
 
 type Json = Record<string, unknown>;
 
@@ -267,28 +304,25 @@ function cachingHeaders(op: Operation): Json {
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
-    const content: Json = { 'application/json': { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) } };
+    const content: Json = {};
+    if (!op.csvOnly) content['application/json'] = { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) };
     const headers = cachingHeaders(op);
     if (op.csv) {
-      // The CSV example is the recorded JSON example's first rows, converted by the same code that serves CSV.
-      const sample = op.ok.example
-        ? toCsv(op.csv, op.ok.example as never)
-            .split('\r\n')
-            .slice(0, 4)
-            .join('\r\n') + '\r\n'
-        : undefined;
+      const sample = op.csvOnly ? op.ok.example : op.ok.example && csvSample(op.csv, op.ok.example);
+      const header = `a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC`;
       content['text/csv'] = {
-        schema: {
-          type: 'string',
-          description: `With format=csv: a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC`,
-        },
+        schema: { type: 'string', description: op.csvOnly ? `CSV: ${header}` : `With format=csv: ${header}` },
         ...(sample ? { example: sample } : {}),
       };
+      const only = op.csvOnly ? '' : 'CSV only: ';
       headers['X-Data-State'] = {
-        description: 'CSV only: `data_state.status` of the series (fresh, stale or unavailable)',
+        description: `${only}\`data_state.status\` of the series (fresh, stale or unavailable)`,
         schema: { type: 'string' },
       };
-      headers['X-Updated-At'] = { description: 'CSV only: when the answer was generated (ISO 8601)', schema: { type: 'string' } };
+      headers['X-Updated-At'] = {
+        description: op.csvOnly ? 'When the answer was generated (ISO 8601)' : 'CSV only: when the answer was generated (ISO 8601)',
+        schema: { type: 'string' },
+      };
     }
     const responses: Json = { 200: { description: op.ok.description, headers, content } };
     // HEAD answers as GET would, headers only.
@@ -297,7 +331,16 @@ export function openApiDocument(origin: string): Json {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
       headResponses[status] = { description: `${description}: headers only` };
     }
-    const params = parameters(op.query);
+    const params = parameters(op.query)
+      .filter((p) => !(op.csvOnly && p.name === 'format'))
+      .map((p) =>
+        p.name === 'format' && !op.csvOnly
+          ? {
+              ...p,
+              description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.`,
+            }
+          : p,
+      );
     paths[op.path] = {
       get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: params, responses },
       head: {

@@ -94,6 +94,15 @@ describe('format=csv', () => {
     const never = await app.json('/api/v1/chart?symbol=oil&range=1y&interval=1wk&format=csv');
     expect(never.status).toBe(503);
     expect(never.body.data_state.status).toBe('unavailable');
+    // The .csv path says the same.
+    const staleCsv = await csv('/api/v1/chart.csv?symbol=nasdaq&range=6mo&interval=1wk');
+    expect(staleCsv.headers.get('x-data-state')).toBe('stale');
+    expect(staleCsv.rows).toEqual(stale.rows);
+    const neverCsv = await app.json('/api/v1/chart.csv?symbol=oil&range=1y&interval=1wk');
+    expect(neverCsv.status).toBe(503);
+    expect(neverCsv.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(neverCsv.headers.get('cache-control')).toBe('no-store');
+    expect(neverCsv.body.data_state.status).toBe('unavailable');
     fake.reset();
   });
 
@@ -108,6 +117,77 @@ describe('format=csv', () => {
     } finally {
       await other.stop();
       await quiet.close();
+    }
+  });
+});
+
+describe('the .csv paths', () => {
+  const SAME = ['content-type', 'cache-control', 'cdn-cache-control', 'x-data-state', 'access-control-expose-headers', 'x-content-type-options'];
+
+  it('answer the bytes and headers of format=csv on the JSON path', async () => {
+    for (const [path, query] of [
+      ['/api/v1/history', ''],
+      ['/api/v1/history', 'series=spot'],
+      ['/api/v1/chart', 'symbol=sp500&range=6mo&interval=1wk'],
+      ['/api/v1/chart', 'symbol=xau&range=1mo&interval=1d'],
+    ]) {
+      const q = query ? `?${query}` : '';
+      const [viaFormat, viaPath] = [await app.get(`${path}?${query}&format=csv`), await app.get(`${path}.csv${q}`)];
+      const body = await viaPath.text();
+      expect(viaPath.status, `${path}.csv${q}`).toBe(200);
+      expect(body, `${path}.csv${q}`).toBe(await viaFormat.text());
+      expect(body.split('\r\n').length).toBeGreaterThan(query === 'series=spot' ? 1 : 5);
+      for (const h of SAME) expect(viaPath.headers.get(h), `${path}.csv${q} ${h}`).toBe(viaFormat.headers.get(h));
+      expect(Date.parse(viaPath.headers.get('x-updated-at')!)).toBeGreaterThan(Date.now() - 60_000);
+    }
+    // Intraday gains a sample every second here: the rows both answers share must be the same.
+    const viaFormat = await csv('/api/v1/intraday?hours=1&format=csv');
+    const viaPath = await csv('/api/v1/intraday.csv?hours=1');
+    expect(viaPath.header).toEqual(['time', 'price']);
+    const n = Math.min(viaFormat.rows.length, viaPath.rows.length);
+    expect(n).toBeGreaterThanOrEqual(3);
+    expect(viaPath.rows.slice(0, n)).toEqual(viaFormat.rows.slice(0, n));
+    expect(viaPath.headers.get('x-data-state')).toBe('fresh');
+    expect(viaPath.headers.get('cache-control')).toBe(viaFormat.headers.get('cache-control'));
+  });
+
+  it('take format=csv or an empty format; any other format, or a bad value, is a 400 JSON', async () => {
+    expect((await csv('/api/v1/history.csv?format=CSV')).header).toEqual(['date', 'close', 'high', 'low']);
+    expect((await csv('/api/v1/chart.csv?format=&symbol=eurusd&range=6mo&interval=1wk')).header[0]).toBe('time');
+    for (const [path, error] of [
+      ['/api/v1/history.csv?format=json', /^Invalid format: json\. Valid values: csv \(\/api\/v1\/history\.csv always answers CSV/],
+      ['/api/v1/intraday.csv?format=xml', /^Invalid format: xml/],
+      ['/api/v1/chart.csv?symbol=gold', /^Invalid symbol/],
+      ['/api/v1/intraday.csv?hours=0', /^Invalid hours/],
+      ['/api/v1/history.csv?date=2026-02-30', /^Invalid date/],
+    ] as const) {
+      const r = await app.json(path);
+      expect(r.status, path).toBe(400);
+      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.body.error, path).toMatch(error);
+      expect(r.body.valid.length, path).toBeGreaterThan(0);
+      expect(r.body.data_state.status, path).toBeTruthy();
+    }
+    // A dotted path no route serves is the API's JSON 404, not a page.
+    const unknown = await app.json('/api/v1/history.xlsx');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('HEAD, OPTIONS and other methods as on every REST path', async () => {
+    const head = await app.get('/api/v1/history.csv', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(head.headers.get('x-data-state')).toBe('fresh');
+    expect(await head.text()).toBe('');
+    const options = await app.get('/api/v1/chart.csv', { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    for (const method of ['POST', 'DELETE']) {
+      const r = await app.json('/api/v1/intraday.csv', { method });
+      expect(r.status, method).toBe(405);
+      expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(r.body).toMatchObject({ error: 'Method not allowed', data_state: { status: 'fresh' } });
     }
   });
 });

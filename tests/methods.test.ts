@@ -49,6 +49,7 @@ beforeAll(async () => {
   paths.push(
     { path: '/api/v1/spot?compact=1', kind: 'rest', get: 200 },
     { path: '/api/v1/reserves', kind: 'rest', get: 200 },
+    { path: '/api/v1/intraday.csv', kind: 'rest', get: 200 },
     // Without the bearer token the cron route answers 401 by contract.
     { path: '/api/cron/sample', kind: 'rest', get: 401 },
     { path: '/api/openapi.json', kind: 'document', get: 200 },
@@ -62,6 +63,7 @@ beforeAll(async () => {
     { path: nextStatic, kind: 'static', get: 200 },
     { path: '/api/v2/spot', kind: 'unknown-api', get: 404 },
     { path: '/api/v1/nope', kind: 'unknown-api', get: 404 },
+    { path: '/api/v1/spot.csv', kind: 'unknown-api', get: 404 },
     { path: '/api/foo', kind: 'unknown-api', get: 404 },
   );
 });

@@ -110,10 +110,12 @@ describe('the served OpenAPI document', () => {
       spotBadUnit: { status: 400, error: 'string' },
       intraday: { status: 200, symbol: 'xau', hours: 6 },
       history: { status: 200, firstDay: 'string' },
-      historyCsv: { status: 200, type: 'string', header: 'date,close,high,low' },
+      historyCsv: { status: 200, type: 'string', header: 'date,close,high,low', rows: true },
       chart: { status: 200, symbol: 'xau', firstBar: 'number' },
-      chartCsv: { status: 200, type: 'string', header: 'time,open,high,low,close,volume' },
+      chartCsv: { status: 200, type: 'string', header: 'time,open,high,low,close,volume', rows: true },
       intradayCsv: { status: 200, type: 'string', header: 'time,price' },
+      intradayCsvHead: { status: 200, body: '' },
+      chartCsvBadSymbol: { status: 400, error: 'string', valid: true },
       reserves: { status: 200, firstCountry: 'string' },
     });
   }, 240_000);
@@ -121,28 +123,25 @@ describe('the served OpenAPI document', () => {
 
 /**
  * The program a client developer would write. Its types come only from the generated code: a
- * JSON answer is the model, a CSV answer is a string, an error is ErrorBody.
+ * JSON answer is the model, a CSV answer (a `.csv` operation) is a string, an error is ErrorBody.
  */
 function program(baseUrl: string): string {
   return `
 import { client } from './client/client.gen';
-import { getChart, getHistory, getIntraday, getReserves, getSpot, headSpot } from './client/sdk.gen';
+import { getChart, getChartCsv, getHistory, getHistoryCsv, getIntraday, getIntradayCsv, getReserves, getSpot, headIntradayCsv, headSpot } from './client/sdk.gen';
 import type { ErrorBody, GoldPrice, HistoryDay, ChartBar, Spot } from './client/types.gen';
 
 client.setConfig({ baseUrl: ${JSON.stringify(baseUrl)} });
 
-/** A CSV answer: the same operation read as text, typed as the string it is. */
-async function csv(url: string, query: Record<string, string>): Promise<{ status: number; text: string }> {
-  const r = await client.get<{ 200: string }, { 400: ErrorBody }>({ url, query, parseAs: 'text' });
-  const text: string = r.data ?? '';
-  return { status: r.response?.status ?? 0, text };
-}
 const header = (text: string) => text.split('\\r\\n')[0];
+const rows = (text: string) => text.trimEnd().split('\\r\\n').length > 1;
 
 async function main() {
   const out: Record<string, unknown> = {};
 
   const spot = await getSpot({ query: { currency: 'EUR', unit: 'gram', compact: '1' } });
+  // The client keeps a network failure in \`error\`: say it, rather than report every field undefined.
+  if (!spot.response) throw spot.error;
   const body: Spot | undefined = spot.data;
   const xau: GoldPrice | undefined = body?.xau;
   out.spot = { status: spot.response?.status, unit: xau?.unit, currency: xau?.currency, karat24: typeof body?.karats['24k'] };
@@ -174,14 +173,31 @@ async function main() {
   const reserves = await getReserves();
   out.reserves = { status: reserves.response?.status, firstCountry: typeof reserves.data?.countries[0]?.country };
 
-  for (const [name, url, query] of [
-    ['historyCsv', '/api/v1/history', { format: 'csv' }],
-    ['chartCsv', '/api/v1/chart', { symbol: 'xau', range: '1mo', interval: '1d', format: 'CSV' }],
-    ['intradayCsv', '/api/v1/intraday', { hours: '6', format: 'csv' }],
-  ] as const) {
-    const r = await csv(url, query);
-    out[name] = { status: r.status, type: typeof r.text, header: header(r.text) };
-  }
+  // The .csv operations: the generated functions themselves type the answer as a string (the
+  // client reads text/csv as text), never as the JSON model.
+  const historyCsv = await getHistoryCsv();
+  const historyText: string | undefined = historyCsv.data;
+  // @ts-expect-error a CSV answer is a string: it has no points
+  void historyCsv.data?.points;
+  out.historyCsv = { status: historyCsv.response?.status, type: typeof historyText, header: header(historyText ?? ''), rows: rows(historyText ?? '') };
+
+  const chartCsv = await getChartCsv({ query: { symbol: 'xau', range: '1mo', interval: '1D' } });
+  const chartText: string = chartCsv.data ?? '';
+  // @ts-expect-error a CSV answer is a string: it has no symbol
+  void chartCsv.data?.symbol;
+  out.chartCsv = { status: chartCsv.response?.status, type: typeof chartCsv.data, header: header(chartText), rows: rows(chartText) };
+
+  const intradayCsv = await getIntradayCsv({ query: { hours: 6 } });
+  const intradayText: string = intradayCsv.data ?? '';
+  out.intradayCsv = { status: intradayCsv.response?.status, type: typeof intradayCsv.data, header: header(intradayText) };
+
+  const intradayCsvHead = await headIntradayCsv({ parseAs: 'text' });
+  out.intradayCsvHead = { status: intradayCsvHead.response?.status, body: intradayCsvHead.data ?? '' };
+
+  // Errors of a .csv operation stay JSON, typed and read as ErrorBody.
+  const badCsv = await getChartCsv({ query: { symbol: 'gold' } });
+  const csvProblem: ErrorBody | undefined = badCsv.error;
+  out.chartCsvBadSymbol = { status: badCsv.response?.status, error: typeof csvProblem?.error, valid: Array.isArray(csvProblem?.valid) };
 
   console.log(JSON.stringify(out));
 }

@@ -81,6 +81,18 @@ describe('spot through the cache', () => {
     expect(Number(head.headers['content-length'])).toBe(get.body.length);
   });
 
+  it('a .csv path is stored like its JSON path, and apart from it', async () => {
+    const path = '/api/v1/intraday.csv?hours=2';
+    const [miss, hit, head] = [await raw(app, path), await raw(app, path), await raw(app, path, {}, 'HEAD')];
+    expect([miss, hit, head].map((r) => r.headers['x-cache'])).toEqual(['MISS', 'HIT', 'HIT']);
+    expect(hit.body.equals(miss.body)).toBe(true);
+    expect(miss.body.toString()).toMatch(/^time,price\r\n/);
+    expect(hit.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(hit.headers['x-data-state']).toBe(miss.headers['x-data-state']);
+    expect(hit.headers['cdn-cache-control']).toBe('max-age=60, stale-while-revalidate=60');
+    expect((await raw(app, '/api/v1/intraday?hours=2')).headers['x-cache']).toBe('MISS');
+  });
+
   it('a throwaway parameter bypasses the stored copy and gets a fresh render', async () => {
     await raw(app, '/api/v1/spot?compact=1');
     const bypass = await raw(app, `/api/v1/spot?compact=1&nocache=${Date.now()}`);

@@ -115,9 +115,11 @@ export default function ApiReference({ origin }: OriginProps) {
             )}
             <h3>Example</h3>
             <Code title="curl">{`curl '${url}'`}</Code>
-            <Code title="fetch">{`const body = await (await fetch('${url}')).json();`}</Code>
+            <Code title="fetch">{`const ${op.csvOnly ? 'csv' : 'body'} = await (await fetch('${url}')).${op.csvOnly ? 'text' : 'json'}();`}</Code>
             {op.ok.example ? (
-              <Code title="Response (a real response of this service, shortened)">{JSON.stringify(shorten(op.ok.example), null, 2)}</Code>
+              <Code title="Response (a real response of this service, shortened)">
+                {typeof op.ok.example === 'string' ? op.ok.example : JSON.stringify(shorten(op.ok.example), null, 2)}
+              </Code>
             ) : null}
             <h3>Responses</h3>
             <table>
@@ -140,7 +142,17 @@ export default function ApiReference({ origin }: OriginProps) {
             </table>
             <p className="muted">
               On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>; errors:{' '}
-              <code>no-store</code>. Every body carries <code>data_state</code> and <code>updated_at</code>.
+              <code>no-store</code>.{' '}
+              {op.csvOnly ? (
+                <>
+                  The freshness is in <code>X-Data-State</code> and <code>X-Updated-At</code>; error bodies are JSON with <code>data_state</code> and{' '}
+                  <code>updated_at</code>.
+                </>
+              ) : (
+                <>
+                  Every body carries <code>data_state</code> and <code>updated_at</code>.
+                </>
+              )}
             </p>
           </section>
         );

@@ -139,6 +139,10 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
     '/api/v1/intraday': IntradayQuery,
     '/api/v1/chart': ChartQuery,
     '/api/v1/history': HistoryQuery,
+    // The `.csv` twins parse the same query.
+    '/api/v1/intraday.csv': IntradayQuery,
+    '/api/v1/chart.csv': ChartQuery,
+    '/api/v1/history.csv': HistoryQuery,
   } as const;
 
   it('REST accepts every value the OpenAPI document lists and refuses one it does not', () => {
@@ -150,7 +154,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
       for (const v of values) {
         // A chart interval is checked with a range it can reach.
         const reachable = CHART_RANGES.find((r) => !reachProblem(r, v as (typeof CHART_INTERVALS)[number]));
-        const extra = path === '/api/v1/chart' && name === 'interval' ? `&range=${reachable}` : '';
+        const extra = path.startsWith('/api/v1/chart') && name === 'interval' ? `&range=${reachable}` : '';
         expect(() => parseQuery(schema, url(`${name}=${v}${extra}`)), key).not.toThrow();
         expect(() => parseQuery(schema, url(`${name}=${v.toUpperCase()}${extra}`)), key).not.toThrow();
       }

@@ -20,7 +20,9 @@ describe('OpenAPI document', () => {
   it('every example is a body that satisfies its own schema', () => {
     for (const op of OPERATIONS) {
       expect(op.ok.example, op.path).toBeTruthy();
-      checkContract(op.path, 200, op.ok.example);
+      // A `.csv` twin's example is CSV text, made from its series' JSON example: it starts with the header row.
+      if (op.csvOnly) expect(String(op.ok.example).split('\r\n')[0], op.path).toBe(op.csv!.columns.join(','));
+      else checkContract(op.path, 200, op.ok.example);
     }
   });
 });
@@ -69,6 +71,28 @@ describe('OpenAPI document: what a request may send, as validators read it', () 
       const content = doc.paths[path].get.responses[200].content;
       expect(content['application/json'].schema.$ref, path).toMatch(/^#\/components\/schemas\//);
       expect(content['text/csv'].schema.type, path).toBe('string');
+    }
+  });
+
+  it('each series has a .csv operation whose 200 is text/csv alone, so generators type it as a string', () => {
+    const names = (params: { name: string }[]) => params.map((p) => p.name);
+    for (const path of ['/api/v1/intraday', '/api/v1/history', '/api/v1/chart']) {
+      const json = doc.paths[path].get;
+      const csv = doc.paths[`${path}.csv`]?.get;
+      expect(csv, path).toBeTruthy();
+      expect(csv.operationId).toBe(`${json.operationId}Csv`);
+      expect(doc.paths[`${path}.csv`].head.operationId).toBe(`${json.operationId.replace(/^get/, 'head')}Csv`);
+      const ok = csv.responses[200];
+      expect(Object.keys(ok.content), path).toEqual(['text/csv']);
+      expect(ok.content['text/csv'].schema.type).toBe('string');
+      expect(ok.content['text/csv'].example).toMatch(/^[a-z,]+\r\n/);
+      expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(['Cache-Control', 'CDN-Cache-Control', 'X-Data-State', 'X-Updated-At']));
+      // Errors stay JSON.
+      expect(csv.responses[400].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      // The same parameters as the JSON operation but `format`, which the path decides.
+      expect(names(csv.parameters)).toEqual(names(json.parameters).filter((n) => n !== 'format'));
+      // The JSON operation keeps `format` (a validating proxy lets format=csv through) and points typed clients to the twin.
+      expect(json.parameters.find((p: { name: string }) => p.name === 'format').description).toContain(`${path}.csv`);
     }
   });
 });

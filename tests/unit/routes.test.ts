@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as chartCsv from '@/app/api/v1/chart.csv/route';
 import * as chart from '@/app/api/v1/chart/route';
+import * as historyCsv from '@/app/api/v1/history.csv/route';
+import * as intradayCsv from '@/app/api/v1/intraday.csv/route';
 import * as intraday from '@/app/api/v1/intraday/route';
 import * as spot from '@/app/api/v1/spot/route';
 import { ErrorBody } from '@/lib/schemas/common';
@@ -170,5 +173,60 @@ describe('chart route', () => {
     }
     expectError(await call(chart.GET, '/api/v1/chart?range=1y&range=5y'), 400);
     expect(fake.calls.chart).toBe(0);
+  });
+});
+
+describe('the .csv routes', () => {
+  it('answer CSV whatever the Accept header, with format left out, empty or csv in any case', async () => {
+    const json = await intraday.GET(new Request('http://t/api/v1/intraday'));
+    for (const q of ['', '?format=', '?format=csv', '?format=CSV']) {
+      const res = await intradayCsv.GET(new Request(`http://t/api/v1/intraday.csv${q}`, { headers: { Accept: 'application/json' } }));
+      expect(res.status, q).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      // No sample recorded here: the header row alone, and the state says why.
+      expect(await res.text()).toBe('time,price\r\n');
+      expect(res.headers.get('x-data-state')).toBe('unavailable');
+      // The JSON answer's caching.
+      expect(res.headers.get('cache-control')).toBe(json.headers.get('cache-control'));
+      expect(res.headers.get('cdn-cache-control')).toBe(json.headers.get('cdn-cache-control'));
+    }
+  });
+
+  it('a format that contradicts the path is a 400 JSON naming the conflict', async () => {
+    for (const [handler, path] of [
+      [intradayCsv.GET, '/api/v1/intraday.csv'],
+      [historyCsv.GET, '/api/v1/history.csv'],
+      [chartCsv.GET, '/api/v1/chart.csv'],
+    ] as const) {
+      for (const format of ['json', 'JSON', 'xml']) {
+        const r = await call(handler, `${path}?format=${format}`);
+        expectError(r, 400);
+        expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(r.body.error).toBe(
+          `Invalid format: ${format}. Valid values: csv (${path} always answers CSV; for JSON, ask ${path.replace('.csv', '')})`,
+        );
+        expect(r.body.valid).toEqual(['csv']);
+      }
+      expectError(await call(handler, `${path}?format=csv&format=csv`), 400);
+    }
+  });
+
+  it('other bad parameters are the same 400 as on the JSON path, without asking the upstream', async () => {
+    fake.resetCalls();
+    for (const q of ['symbol=gold', 'range=1y&interval=1m', 'range=1y&range=5y']) {
+      const [csv, json] = [await call(chartCsv.GET, `/api/v1/chart.csv?${q}`), await call(chart.GET, `/api/v1/chart?${q}`)];
+      expectError(csv, 400);
+      expect(csv.body.error, q).toBe(json.body.error);
+      expect(csv.body.valid, q).toEqual(json.body.valid);
+    }
+    expect(fake.calls.chart).toBe(0);
+    expectError(await call(historyCsv.GET, '/api/v1/history.csv?date=2026-13-01'), 400);
+    expectError(await call(intradayCsv.GET, '/api/v1/intraday.csv?hours=49'), 400);
+  });
+
+  it('other methods are 405 with Allow, as on every REST path', async () => {
+    const r = await call(historyCsv.DELETE, '/api/v1/history.csv', { method: 'DELETE' });
+    expectError(r, 405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });

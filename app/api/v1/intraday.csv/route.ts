@@ -1,0 +1,4 @@
+import { intradayRoute } from '@/lib/http/series';
+
+// Always CSV: the answer of /api/v1/intraday?format=csv, on a path of its own so the OpenAPI document types it as text.
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = intradayRoute('csv');
