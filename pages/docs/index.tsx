@@ -57,11 +57,12 @@ if (spot.data_state.status === 'unavailable') {
 
       <h2 id="spreadsheets">Spreadsheets (CSV)</h2>
       <p>
-        History, intraday and chart answer CSV with <code>format=csv</code>: a header row and one row per point, times in ISO 8601 UTC. The freshness
-        travels in the <code>X-Data-State</code> and <code>X-Updated-At</code> headers; errors stay JSON. In Google Sheets, five years of daily gold
-        in one formula:
+        History, intraday and chart answer CSV at their <code>.csv</code> paths (<code>/api/v1/history.csv</code>, <code>/api/v1/intraday.csv</code>,{' '}
+        <code>/api/v1/chart.csv</code>, which generated clients type as text) or with <code>format=csv</code>: a header row and one row per point,
+        times in ISO 8601 UTC. The freshness travels in the <code>X-Data-State</code> and <code>X-Updated-At</code> headers; errors stay JSON. In
+        Google Sheets, five years of daily gold in one formula:
       </p>
-      <Code title="Google Sheets">{`=IMPORTDATA("${origin}/api/v1/history?format=csv")`}</Code>
+      <Code title="Google Sheets">{`=IMPORTDATA("${origin}/api/v1/history.csv")`}</Code>
       <p>
         Columns: history <code>date,close,high,low</code>; intraday <code>time,price</code>; chart <code>time,open,high,low,close,volume</code>. In
         Excel, use Data → From Web with the same address.
