@@ -125,13 +125,15 @@ describe('garbage is never served', () => {
 });
 
 describe('a hung upstream', () => {
-  it('never seen: 503 within the timeout plus a second', async () => {
+  it('never seen: 503 within the timeout plus scheduling slack, not held by the hang', async () => {
     const { app } = await scenario((f) => f.set('gold', { mode: 'hang' }), { UPSTREAM_TIMEOUT_MS: '1500' });
     // Load the route first (OPTIONS asks no upstream): what is timed is the hung upstream, not a cold start.
     expect((await app.get('/api/v1/spot', { method: 'OPTIONS' })).status).toBe(204);
     const t0 = Date.now();
     const r = await app.json('/api/v1/spot');
-    expect(Date.now() - t0).toBeLessThan(2500);
+    // 1.5 s timeout + 2 s for a loaded 2-core test machine (1.07 s over was seen in a full run): still
+    // below the 5 s default, so an ignored UPSTREAM_TIMEOUT_MS fails this, and a held response never ends.
+    expect(Date.now() - t0).toBeLessThan(3500);
     expect(r.status).toBe(503);
   });
 
