@@ -6,6 +6,7 @@ import { sleep, waitFor } from './support/expect';
 import { FakeUpstream, fixture } from './support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from './support/market';
 import { call, comparable, initialize, mcpClient, mcpClient2026, modern, rpc, strictAjv } from './support/mcp';
+import { inOneRateWindow, windowStart } from './support/rate-window';
 import { realChartHandler } from './support/yahoo';
 import { History } from '@/lib/schemas/history';
 import { Intraday } from '@/lib/schemas/intraday';
@@ -413,40 +414,41 @@ describe('mcp: raw JSON-RPC', () => {
 
 describe('mcp: rate limit', () => {
   it('the 121st request in a window is 429 with Retry-After, and the next window is open', async () => {
-    const win = 10;
-    const a = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: String(win) } });
-    try {
-      // Start at the beginning of a window so all 121 requests fall into one.
-      await sleep(win * 1000 - (Date.now() % (win * 1000)) + 50);
-      const t0 = Date.now();
-      // Half 2025-era, half 2026-07-28 requests: each POST counts once, whichever era it speaks.
-      const list2026 = modern('tools/list');
-      const batch = await Promise.all(
-        Array.from({ length: 120 }, (_, i) =>
-          i % 2 ? rpc(a, list2026.body, list2026.headers) : rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-        ),
-      );
-      expect(batch.map((r) => r.status).every((s) => s === 200)).toBe(true);
-      // Another client address claimed in a header does not get a fresh allowance.
-      const over = await rpc(
-        a,
-        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
-        { 'x-forwarded-for': '203.0.113.9', 'x-socket-address': '203.0.113.9' },
-      );
-      // All 121 inside one window (a machine too slow for that would make this check meaningless).
-      expect(Date.now() - t0).toBeLessThan(win * 1000);
-      expect(over.status).toBe(429);
-      expect(over.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
-      expect((await rpc(a, list2026.body, list2026.headers)).status).toBe(429);
-      const retry = Number(over.headers.get('retry-after'));
-      expect(retry).toBeGreaterThanOrEqual(1);
-      expect(retry).toBeLessThanOrEqual(win);
-      await sleep(retry * 1000 + 100);
-      expect((await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).status).toBe(200);
-    } finally {
-      await a.stop();
-    }
-  });
+    // 10 s fits the burst on a quiet machine; a loaded one gets 30 s (tests/support/rate-window.ts).
+    await inOneRateWindow([10, 30], async (win) => {
+      const a = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: String(win) } });
+      try {
+        const inWindow = await windowStart(win);
+        // Half 2025-era, half 2026-07-28 requests: each POST counts once, whichever era it speaks.
+        const list2026 = modern('tools/list');
+        const batch = await Promise.all(
+          Array.from({ length: 120 }, (_, i) =>
+            i % 2 ? rpc(a, list2026.body, list2026.headers) : rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+          ),
+        );
+        expect(batch.map((r) => r.status).every((s) => s === 200)).toBe(true);
+        // Another client address claimed in a header does not get a fresh allowance.
+        const over = await rpc(
+          a,
+          { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+          { 'x-forwarded-for': '203.0.113.9', 'x-socket-address': '203.0.113.9' },
+        );
+        const second = await rpc(a, list2026.body, list2026.headers);
+        if (!inWindow()) return 'crossed';
+        expect(over.status).toBe(429);
+        expect(over.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+        expect(second.status).toBe(429);
+        const retry = Number(over.headers.get('retry-after'));
+        expect(retry).toBeGreaterThanOrEqual(1);
+        expect(retry).toBeLessThanOrEqual(win);
+        await sleep(retry * 1000 + 100);
+        expect((await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).status).toBe(200);
+        return 'done';
+      } finally {
+        await a.stop();
+      }
+    });
+  }, 150_000);
 });
 
 describe('mcp: a 2025-11-25 client and a 2026-07-28 client on the same URL', () => {

@@ -36,7 +36,11 @@ afterEach(async () => {
 
 describe('kv store: outages', () => {
   // A bridge of its own, so stopping it leaves the contract suite alone; a short timeout keeps the file quick.
-  const TIMEOUT_MS = 400;
+  const TIMEOUT_MS = 800;
+  // Bounds with room for a loaded test machine that still tell the behaviours apart: a call that
+  // waits on KV once ends before twice the timeout; one that does not wait at all, well before one.
+  const ONE_TIMEOUT_MS = TIMEOUT_MS * 2 - 100;
+  const NO_WAIT_MS = TIMEOUT_MS / 4;
   let b: UpstashBridge;
   let warn: MockInstance<typeof console.warn> | undefined;
   beforeAll(async () => {
@@ -85,7 +89,7 @@ describe('kv store: outages', () => {
     await b.stop();
     const first = await timed(a.get('last:gold'));
     expect(first.error).toBeInstanceOf(StoreDownError);
-    expect(first.ms).toBeLessThan(TIMEOUT_MS + 200);
+    expect(first.ms).toBeLessThan(ONE_TIMEOUT_MS);
     const h = a.health!();
     expect(h.degraded).toBe(true);
     expect(h.since).toBeGreaterThan(Date.now() - 5000);
@@ -94,7 +98,7 @@ describe('kv store: outages', () => {
     for (let i = 0; i < 20; i++) {
       const r = await timed(a.get('last:gold'));
       expect(r.error).toBeInstanceOf(StoreDownError);
-      expect(r.ms).toBeLessThan(50);
+      expect(r.ms).toBeLessThan(NO_WAIT_MS);
     }
     await expect(a.set('x', 1)).rejects.toBeInstanceOf(StoreDownError);
     await expect(a.range('s', 0, 10)).rejects.toBeInstanceOf(StoreDownError);
@@ -125,10 +129,10 @@ describe('kv store: outages', () => {
     const [get, incr] = await Promise.all([timed(a.get('k')), timed(a.incr('rl', 60))]);
     expect(get.error).toBeInstanceOf(StoreDownError);
     expect(get.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-    expect(get.ms).toBeLessThan(TIMEOUT_MS + 300);
+    expect(get.ms).toBeLessThan(ONE_TIMEOUT_MS);
     expect(incr.result).toBe(1);
-    expect(incr.ms).toBeLessThan(TIMEOUT_MS + 300);
-    for (let i = 0; i < 10; i++) expect((await timed(a.claim(`c${i}`, 60))).ms).toBeLessThan(50);
+    expect(incr.ms).toBeLessThan(ONE_TIMEOUT_MS);
+    for (let i = 0; i < 10; i++) expect((await timed(a.claim(`c${i}`, 60))).ms).toBeLessThan(NO_WAIT_MS);
     expect(a.health!().reason).toBe('timed out');
     expect(logged('KV unavailable')).toBe(1);
     b.hang(false);

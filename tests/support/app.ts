@@ -29,6 +29,15 @@ export interface AppOptions {
   root?: string;
 }
 
+/** The upstream timeout every test app gets unless it sets its own (the service's default is 5000). */
+export const TEST_UPSTREAM_TIMEOUT_MS = 1500;
+/**
+ * How long an answer may take when an upstream hangs: the test timeout plus 2 s of scheduling slack
+ * for a loaded 2-core machine (1.07 s over was seen). Still below the 5 s default, so an ignored
+ * UPSTREAM_TIMEOUT_MS fails, and a response held by the hang never ends.
+ */
+export const HUNG_ANSWER_BOUND_MS = TEST_UPSTREAM_TIMEOUT_MS + 2000;
+
 export class App {
   url = '';
   output = '';
@@ -44,7 +53,7 @@ export class App {
     const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-test-'));
     const app = new App(dataDir, {
       SAMPLER: 'off',
-      UPSTREAM_TIMEOUT_MS: '1500',
+      UPSTREAM_TIMEOUT_MS: String(TEST_UPSTREAM_TIMEOUT_MS),
       // Tests see the app itself; the response cache in front is tested on its own (response-cache.test.ts).
       RESPONSE_CACHE: 'off',
       // Tests count upstream calls from a cold start; the boot-time fetch is tested where it matters.
