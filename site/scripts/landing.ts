@@ -4,37 +4,38 @@ import type { Intraday } from '@/lib/schemas/intraday';
 import type { Unavailable } from '@/lib/unavailable';
 import { liveView, type SpotAnswer } from '../live-price-view';
 import { CHART_LABELS } from '../mini-chart';
+import { field, poll, setText } from '../../widgets/scripts/shared';
 import { apiJson } from './fetch-api';
 
 // The landing page's behaviour: keep the server-rendered price live, and fill the chart panel when it
 // is about to be seen. The chart library (the page's largest script) is a chunk of its own, loaded
 // only then, so the price and the text paint without waiting for it.
 
-const SPOT_EVERY_MS = 30_000; // spot's cache time
+const SPOT_EVERY_S = 30; // spot's cache time
 const INTRADAY_EVERY_MS = 120_000; // the sampler's interval
 
-const card = document.getElementById('live')!;
-const part = (name: string) => card.querySelector<HTMLElement>(`[data-f="${name}"]`)!;
-
-async function refreshPrice() {
-  try {
-    const view = liveView(await apiJson<SpotAnswer>('/api/v1/spot?compact=1'));
-    part('price').textContent = view.price;
-    part('state').className = view.state.className;
-    part('state').textContent = view.state.text;
-    part('as-of').textContent = view.asOf;
-    const change = part('change');
+// The widgets' poller, while the tab is visible. Not at once: the page is rendered per request
+// (never cached), so the price it came with is current.
+poll<SpotAnswer>(
+  () => '/api/v1/spot?compact=1',
+  SPOT_EVERY_S,
+  (status, body) => {
+    // 200 and 503 both say what is known; anything else (a 429, say) keeps what is shown, which states its own age.
+    if (status !== 200 && status !== 503) return;
+    const view = liveView(body as SpotAnswer);
+    setText('price', view.price);
+    setText('state', view.state.text);
+    field('state')!.className = view.state.className;
+    setText('as-of', view.asOf);
+    setText('details', view.details ?? '', !view.details);
+    const change = field('change')!;
     change.hidden = !view.change;
     change.className = view.change?.dir ?? '';
     change.children[0].textContent = view.change?.arrow ?? '';
     change.children[1].textContent = view.change?.text ?? '';
-    part('details').hidden = !view.details;
-    part('details').textContent = view.details ?? '';
-  } catch {
-    // Keep what is shown (it says its own age); the next refresh tries again.
-  }
-}
-setInterval(refreshPrice, SPOT_EVERY_MS);
+  },
+  { atOnce: false },
+);
 
 /** The points of a series answer; none when it is unavailable. */
 const pointsOf = <P>(answer: { points: P[] } | Unavailable): P[] => ('points' in answer ? answer.points : []);
@@ -76,7 +77,8 @@ function unavailablePanel(reason: string) {
 }
 
 async function fillChart() {
-  await drawLatest();
+  // A hidden tab asks nothing; the next turn after it is shown again catches up.
+  if (document.visibilityState !== 'hidden') await drawLatest();
   // The recorded series grows by a point every 2 minutes, and replaces the daily closes once it holds enough.
   setTimeout(fillChart, INTRADAY_EVERY_MS);
 }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
+import { sleep } from '../support/expect';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
-import { marketClockAt } from '../support/market';
+import { marketClockAt, OPEN_DAY } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
 
 // The landing page's chart when history cannot be had, and the icon browsers ask for by name.
@@ -126,4 +127,63 @@ describe('landing price: the spot change', () => {
       await fake.close();
     }
   }, 180_000);
+});
+
+describe('landing price: kept live', () => {
+  it('follows a new upstream price without a reload every 30 s, and a hidden tab asks nothing', async () => {
+    const fake = await FakeUpstream.start();
+    // gold-api.com alone, so the price shown is the recording it serves.
+    fake.set('quotes', { mode: 'refuse' });
+    const app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' } });
+    try {
+      const page = await browser.newPage();
+      // The page's clock is the test's to move; whether the tab is hidden too.
+      await page.clock.install();
+      await page.addInitScript(() => {
+        Object.defineProperty(Document.prototype, 'visibilityState', {
+          get: () => ((window as unknown as { hidden?: boolean }).hidden ? 'hidden' : 'visible'),
+        });
+      });
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/v1/spot')) asked.push(r.url());
+      });
+      const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+      const served = await page.goto(app.url);
+      // Rendered per request, kept by no cache: the price the page comes with is current.
+      expect(served!.headers()['cache-control']).toMatch(/no-store/);
+      const first = (await app.json('/api/v1/spot?compact=1')).body.xau.price;
+      expect(await page.textContent('[data-f="price"]')).toBe(usd(first));
+      // The page is rendered per request with the current price: nothing is asked for at once.
+      await sleep(500);
+      expect(asked).toHaveLength(0);
+
+      fake.set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' });
+      await sleep(1200); // past the app's 1 s cache
+      const next = (await app.json('/api/v1/spot?compact=1')).body.xau.price;
+      expect(next).not.toBe(first);
+      await page.clock.fastForward(30_000);
+      await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(next));
+      expect(asked).toHaveLength(1);
+
+      await page.evaluate(() => {
+        (window as unknown as { hidden?: boolean }).hidden = true;
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await page.clock.fastForward(120_000);
+      await page.clock.fastForward(120_000);
+      await sleep(500);
+      expect(asked).toHaveLength(1);
+      // Shown again: it catches up at once rather than at the next turn.
+      await page.evaluate(() => {
+        (window as unknown as { hidden?: boolean }).hidden = false;
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await expect.poll(() => asked.length).toBe(2);
+      await page.close();
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  }, 120_000);
 });

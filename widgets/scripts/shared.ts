@@ -21,8 +21,16 @@ export function setText(name: string, text: string, hidden = false): void {
 /** An API answer: the endpoint's body, or the error body of a 4xx or 503; both carry data_state. */
 export type Answer<B> = B | ErrorBody;
 
-/** Fetches `url()` at once (the served page may be a cached copy) and every `everyS` seconds while the page is visible; never overlaps. */
-export function poll<B>(url: () => string, everyS: number, onAnswer: (status: number, body: Answer<B>) => void): () => Promise<void> {
+/**
+ * Fetches `url()` at once (a widget page may be a cached copy; `atOnce: false` for a page rendered
+ * per request), every `everyS` seconds while the page is visible, and when it is shown again; never overlaps.
+ */
+export function poll<B>(
+  url: () => string,
+  everyS: number,
+  onAnswer: (status: number, body: Answer<B>) => void,
+  { atOnce = true } = {},
+): () => Promise<void> {
   let busy = false;
   const run = async () => {
     if (busy || document.visibilityState === 'hidden') return;
@@ -36,7 +44,7 @@ export function poll<B>(url: () => string, everyS: number, onAnswer: (status: nu
       busy = false;
     }
   };
-  void run();
+  if (atOnce) void run();
   setInterval(run, everyS * 1000);
   document.addEventListener('visibilitychange', run);
   return run;
