@@ -12,6 +12,10 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll waits for a page or an app to get somewhere; vitest's 1 s is short for a loaded
+    // 2-core machine running Chromium and two apps. A poll ends as soon as it holds, so this costs
+    // a passing run nothing.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       {
