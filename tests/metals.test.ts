@@ -22,7 +22,7 @@ const METALS: { sym: Sym; id: string; route: RouteName; usd: string; source: str
 const primary = (sym: Sym): number => fixture(PRIMARY_FIXTURE[sym]).price;
 const mid = (sym: Sym): number => readQuotes(sym, fixture(QUOTES_FIXTURE[sym]), Date.now()).value.mid;
 
-const TTL_ENV = { CACHE_TTL_S: '1', UPSTREAM_TIMEOUT_MS: '1500' };
+const TTL_ENV = { CACHE_TTL_S: '1' };
 /** Longer than the 1 s TTL and the 1 s retry pause after a failure. */
 const PAST_TTL = 1200;
 const scenario = scenarios({ env: TTL_ENV });

@@ -20,7 +20,7 @@ const quoteOf = (metal: 'XAU' | 'XAG') => readQuotes(metal, fixture(QUOTES_FIXTU
 const xau = quoteOf('XAU');
 const xag = quoteOf('XAG');
 const iso = (ms: number) => new Date(ms).toISOString();
-const TTL_ENV = { CACHE_TTL_S: '1', UPSTREAM_TIMEOUT_MS: '1500' };
+const TTL_ENV = { CACHE_TTL_S: '1' };
 /** Longer than the 1 s TTL and the 1 s retry pause after a failure. */
 const PAST_TTL = 1200;
 
