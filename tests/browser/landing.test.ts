@@ -130,7 +130,7 @@ describe('landing price: the spot change', () => {
 });
 
 describe('landing price: kept live', () => {
-  it('follows a new upstream price without a reload every 30 s, and a hidden tab asks nothing', async () => {
+  it('follows a new upstream price without a reload every 30 s, a hidden tab asks nothing, an outage shows stale, other errors change nothing', async () => {
     const fake = await FakeUpstream.start();
     // gold-api.com alone, so the price shown is the recording it serves.
     fake.set('quotes', { mode: 'refuse' });
@@ -180,6 +180,32 @@ describe('landing price: kept live', () => {
         document.dispatchEvent(new Event('visibilitychange'));
       });
       await expect.poll(() => asked.length).toBe(2);
+
+      // The upstream goes down: the last real price stays, marked stale.
+      fake.set('gold', { mode: 'status', status: 500 });
+      await sleep(1200);
+      await page.clock.fastForward(30_000);
+      await expect.poll(() => page.textContent('[data-f="state"]')).toMatch(/^Stale · last real price, \d+ s old$/);
+      expect(asked).toHaveLength(3);
+      expect(await page.textContent('[data-f="price"]')).toBe(usd(next));
+      expect(await page.getAttribute('[data-f="state"]', 'class')).toBe('badge');
+      // An answer that is neither 200 nor 503 (a 4xx with the API's error body, a proxy's 502 page) changes nothing shown.
+      const errorBody = await app.json('/api/v1/spot?currency=XXX');
+      expect(errorBody.status).toBe(400);
+      expect(errorBody.body.data_state).toBeTruthy();
+      const shown = await page.textContent('#live');
+      for (const [status, contentType, body] of [
+        [429, 'application/json', JSON.stringify(errorBody.body)],
+        [502, 'text/html', '<h1>Bad gateway</h1>'],
+      ] as const) {
+        await page.route('**/api/v1/spot*', (route) => route.fulfill({ status, contentType, body }));
+        const before = asked.length;
+        await page.clock.fastForward(30_000);
+        await expect.poll(() => asked.length).toBe(before + 1);
+        await sleep(300);
+        expect(await page.textContent('#live')).toBe(shown);
+        await page.unroute('**/api/v1/spot*');
+      }
       await page.close();
     } finally {
       await app.stop();
