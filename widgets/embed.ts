@@ -29,22 +29,25 @@ import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
     });
   }
 
+  // A frame is a whole browsing context, costly to make even empty: until the widget comes near the
+  // viewport, a placeholder of its height holds its place, and the frame replaces it then.
+  const waiting = new Map<Element, () => void>();
   const lazy =
     'IntersectionObserver' in window
       ? new IntersectionObserver(
           (entries) => {
             for (const en of entries) {
               if (!en.isIntersecting) continue;
-              const f = en.target as HTMLIFrameElement;
-              lazy!.unobserve(f);
-              if (f.dataset.src) f.src = f.dataset.src;
+              lazy!.unobserve(en.target);
+              waiting.get(en.target)?.();
+              waiting.delete(en.target);
             }
           },
           { rootMargin: '200px' },
         )
       : null;
 
-  function mount(host: HTMLElement, kind: string, data: DOMStringMap, place: (f: HTMLIFrameElement) => void) {
+  function mount(host: HTMLElement, kind: string, data: DOMStringMap, place: (el: HTMLElement) => void) {
     if (!WIDGET_NAMES.includes(kind as WidgetName) || host.dataset.goldWidgetMounted) return;
     host.dataset.goldWidgetMounted = '1';
     const id = `gw${++reg.next}`;
@@ -54,20 +57,26 @@ import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
     }
     params.set('wid', id);
     const frame = document.createElement('iframe');
-    const src = `${origin}/widgets/${kind}?${params}`;
+    const height = `${WIDGETS[kind as WidgetName].height}px`;
+    frame.src = `${origin}/widgets/${kind}?${params}`;
     frame.title = WIDGETS[kind as WidgetName].title;
-    frame.setAttribute('loading', 'lazy');
-    frame.style.cssText = `width:100%;max-width:100%;border:0;display:block;height:${WIDGETS[kind as WidgetName].height}px`;
+    frame.style.cssText = `width:100%;max-width:100%;border:0;display:block;height:${height}`;
     reg.frames.set(id, { frame, origin });
-    if (lazy) {
-      frame.dataset.src = src;
-      lazy.observe(frame);
-    } else frame.src = src;
-    place(frame);
+    if (!lazy) return place(frame);
+    const slot = document.createElement('div');
+    slot.dataset.goldWidgetSlot = kind;
+    slot.style.height = height;
+    waiting.set(slot, () => slot.replaceWith(frame));
+    lazy.observe(slot);
+    place(slot);
   }
 
   if (tag.dataset.widget) mount(tag, tag.dataset.widget, tag.dataset, (f) => tag.after(f));
-  document
-    .querySelectorAll<HTMLElement>('[data-gold-widget]')
-    .forEach((div) => mount(div, div.dataset.goldWidget || '', div.dataset, (f) => div.appendChild(f)));
+  const scan = () =>
+    document
+      .querySelectorAll<HTMLElement>('[data-gold-widget]')
+      .forEach((div) => mount(div, div.dataset.goldWidget || '', div.dataset, (f) => div.appendChild(f)));
+  scan();
+  // Run before the page was parsed (an async script in the head, say): the places after it come later.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan);
 })();

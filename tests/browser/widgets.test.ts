@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { fill } from '@/widgets/format';
 import { STRINGS } from '@/widgets/i18n';
+import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
@@ -117,6 +118,14 @@ describe('price widget on a publisher page', () => {
     await page.close();
   });
 
+  it('embed.js run before the page is parsed (a script at the top) still finds the places after it', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page(`<script src="${app.url}/embed.js"></script><p>Article</p><div data-gold-widget="price" data-currency="GBP"></div>`));
+    const frame = await widgetFrame(page, '/widgets/price?currency=GBP');
+    await expect.poll(() => frame.textContent('[data-f="price"]')).toMatch(/^£[\d,]+\.\d{2}$/);
+    await page.close();
+  });
+
   it('embed.js ignores size and title messages from any other origin or window', async () => {
     const page = await browser.newPage();
     await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price"></script>`));
@@ -134,16 +143,23 @@ describe('price widget on a publisher page', () => {
     await page.close();
   });
 
-  it('lazy: a widget far below the fold loads only when scrolled near', async () => {
+  it('lazy: a widget far below the fold is not even a frame until scrolled near; its place is held at its height', async () => {
     const page = await browser.newPage({ viewport: { width: 400, height: 400 } });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
     await page.goto(
       host.page(`<div style="height:3000px">tall article</div><div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`),
     );
-    await page.waitForSelector('iframe');
+    const slot = await page.waitForSelector('[data-gold-widget-slot="price"]');
     await sleep(300);
-    expect(await page.$eval('iframe', (f) => (f as HTMLIFrameElement).getAttribute('src'))).toBeNull();
-    await page.$eval('iframe', (f) => f.scrollIntoView());
-    await expect.poll(() => page.$eval('iframe', (f) => (f as HTMLIFrameElement).getAttribute('src'))).toContain('/widgets/price');
+    expect(await page.$$('iframe')).toHaveLength(0);
+    expect(requests.filter((u) => u.includes('/widgets/price'))).toEqual([]);
+    // The place is held at the height the frame starts at, so the page does not jump when it comes.
+    expect(await slot.evaluate((d) => d.getBoundingClientRect().height)).toBe(WIDGETS.price.height);
+    await slot.scrollIntoViewIfNeeded();
+    const frame = await widgetFrame(page, '/widgets/price');
+    expect(await frame.textContent('[data-f="price"]')).toMatch(/^\$[\d,]+\.\d{2}$/);
+    expect(await page.$('[data-gold-widget-slot]')).toBeNull();
     await page.close();
   });
 });
