@@ -1,5 +1,5 @@
 // Bundles the browser scripts with esbuild, minified and content-hashed into public/w/ (cached for a
-// year): the widgets' (widgets/scripts/*.ts, one classic script each) and the site pages' own
+// year): the widgets' (widgets/scripts/*.ts, one file each, but for the chart's lazy library chunk) and the site pages' own
 // (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library is a chunk loaded
 // only when the chart is about to be seen); plus public/embed.js at its stable address. Writes
 // widgets/manifest.json, which the pages read to reference the hashed files.
@@ -14,13 +14,24 @@ const entries = ['price', 'chart', 'converter'].filter((n) => fs.existsSync(path
 fs.rmSync(outdir, { recursive: true, force: true });
 const common = { bundle: true, minify: true, format: 'iife', target: ['es2020'], legalComments: 'none', logLevel: 'warning' };
 
-const result = await esbuild.build({
-  ...common,
-  entryPoints: Object.fromEntries(entries.map((n) => [n, path.join(root, 'widgets/scripts', `${n}.ts`)])),
-  outdir,
-  entryNames: '[name].[hash]',
-  metafile: true,
-});
+// The chart widget's library is a chunk its script loads when a reader reaches for the chart, so the
+// chart is an ES module built apart (sharing no chunk with the other widgets, each one file).
+const modules = ['chart'];
+const widget = (names, options) =>
+  esbuild.build({
+    ...common,
+    ...options,
+    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(root, 'widgets/scripts', `${n}.ts`)])),
+    outdir,
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunk.[hash]',
+    metafile: true,
+  });
+const result = await widget(
+  entries.filter((n) => !modules.includes(n)),
+  {},
+);
+const chart = await widget(modules, { format: 'esm', splitting: true });
 
 const siteEntries = ['landing', 'builder'];
 const site = await esbuild.build({
@@ -35,7 +46,7 @@ const site = await esbuild.build({
 });
 
 const manifest = {};
-for (const [file, meta] of [...Object.entries(result.metafile.outputs), ...Object.entries(site.metafile.outputs)]) {
+for (const [file, meta] of [result, chart, site].flatMap((b) => Object.entries(b.metafile.outputs))) {
   const name = meta.entryPoint && path.basename(meta.entryPoint, '.ts');
   // Entry scripts only: chunks are loaded by the scripts that import them.
   if (!name || ![...entries, ...siteEntries].includes(name)) continue;

@@ -7,9 +7,9 @@ import { CHART_WIDGET_RANGES, type ChartWidgetRange } from './kinds';
 import type { CommonOptions } from './options';
 import { staleBadge } from './price';
 
-// The chart widget: the headline price (server-rendered) and a lightweight-charts line over the
-// chosen range, drawn by its script from the public API: the first-party intraday series for one
-// day of gold or silver, the chart endpoint for everything else.
+// The chart widget: the headline price (server-rendered) and a line over the chosen range, drawn by
+// its script from the public API (first as a plain SVG frame, then by lightweight-charts): the
+// first-party intraday series for one day of gold or silver, the chart endpoint for everything else.
 
 /** Each asset's name in the page's language; index and pair names read the same everywhere. */
 const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
@@ -74,7 +74,12 @@ ${footer(v.state.age_seconds === null ? '' : updated(v.words, v.state.age_second
 /** "Gold price chart", for the page title and its landmark. */
 export const chartTitle = (symbol: ChartSymbol, t: Strings) => fill(t.chartTitle, { name: symbolLabel(symbol, t) });
 
-export const CHART_CSS = `.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}`;
+// The first frame (widgets/scripts/line-frame.ts) lays out as the library does: the plot, the price
+// scale's width on the right for the high and the low, the time axis's height below for the first and last times.
+export const CHART_CSS = `.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}
+.frame{position:absolute;left:0;top:8px;width:calc(100% - 76px);height:calc(100% - 42px)}
+.chart span{position:absolute;color:var(--muted);font-size:11px;font-variant-numeric:tabular-nums;white-space:nowrap}
+.hi{right:0;top:0}.lo{right:0;bottom:26px}.t0{left:0;bottom:4px}.t1{right:76px;bottom:4px}`;
 
 /** An index or an exchange rate: shown with four decimals and no currency sign. */
 export function isRate(symbol: ChartSymbol): boolean {

@@ -7,7 +7,9 @@ import type { WidgetName } from './kinds';
 import type { Theme } from './options';
 
 // The page shell every widget shares: server-rendered HTML with the figures already in it, a
-// small stylesheet (colours meet WCAG AA contrast in both themes: text 4.5:1, control borders 3:1), the widget's configuration as JSON, and its own script (no framework runtime).
+// small stylesheet (colours meet WCAG AA contrast in both themes: text 4.5:1, control borders 3:1),
+// the widget's configuration as JSON, and its own script (no framework runtime). The script is a
+// module (deferred, as modules are), so the chart's can import its library chunk when needed.
 
 const CSS = `
 :root{--bg:#fffdf7;--fg:#1d1a12;--muted:#6b6455;--line:#e8e1cf;--gold:#8a6500;--up:#137a3a;--down:#b3261e;--warn-bg:#fff3cd;--warn-fg:#6b4e00;--field:#fff;--ctl:#8a8270}
@@ -61,7 +63,7 @@ export function widgetPage(p: PageInput): string {
 <body>
 ${p.body}
 ${jsonScript('gw-config', { ...p.config, lang: p.text.lang, t: p.text.t })}
-${script ? html`<script src="${script}" defer></script>` : ''}
+${script ? html`<script type="module" src="${script}"></script>` : ''}
 </body>
 </html>`.value;
 }

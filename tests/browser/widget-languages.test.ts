@@ -255,7 +255,14 @@ describe('chart widget in German and Arabic', () => {
     it(`${locale}: range buttons, labels and the freshness line in ${lang}`, async () => {
       const t = STRINGS[lang];
       const { page, seen } = await open('chart', `locale=${locale}&range=3mo`);
-      await page.waitForSelector('canvas');
+      await page.waitForSelector('.frame path[d^="M"]');
+      // The first frame's high is written in the locale's numbers.
+      const bars: number[] = (await app.json('/api/v1/chart?symbol=xau&range=3mo&interval=1d')).body.points.map((p: { c: number }) => p.c);
+      const high = await page.evaluate(({ locale, v }) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(v), {
+        locale,
+        v: Math.max(...bars),
+      });
+      expect(await page.textContent('.hi')).toBe(high);
       expect(await page.$$eval('button[data-range]', (bs) => bs.map((b) => b.textContent))).toEqual([t.r1d, t.r5d, t.r1mo, t.r3mo, t.r1y, t.r5y]);
       expect(await page.getAttribute('main', 'aria-label')).toBe(fill(t.chartTitle, { name: t.gold }));
       expect(await page.getAttribute('.ranges', 'aria-label')).toBe(t.range);
