@@ -2,7 +2,6 @@ import type { PageConfig } from 'next';
 import { FX_FALLBACK } from '@/lib/fx-fallback';
 import { METALS } from '@/lib/metals';
 import { UNITS } from '@/lib/units';
-import { WIDGETS } from '@/widgets/kinds';
 import { Code } from '@/site/code';
 import { WidgetBuilder } from '@/site/builder';
 import { PageHead } from '@/site/layout';
@@ -20,7 +19,9 @@ export default function WidgetsDocs({ origin }: OriginProps) {
       <p className="lead">
         A live gold, silver, platinum or palladium price, a chart or a converter on your page with one line. Widgets are small server-rendered pages
         with their own tiny script (no framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache
-        cadence, and they show a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number.
+        cadence, and they show a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number. The chart widget draws its line at once as a
+        light picture of the real points (high, low, first and last times); the interactive chart with its crosshair starts when a pointer or keyboard
+        focus comes to it.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
@@ -46,25 +47,12 @@ export default function WidgetsDocs({ origin }: OriginProps) {
       <h2 id="builder">Builder</h2>
       <WidgetBuilder origin={origin} currencies={currencies} />
       <h2 id="examples">Examples</h2>
+      {/* Embedded as a publisher would (embed.js): each frame loads when it comes near the viewport. */}
       <div className="grid2">
-        <iframe
-          loading="lazy"
-          src="/widgets/price?silver=1&ratio=1"
-          title="Gold price example"
-          style={{ width: '100%', height: WIDGETS.price.height, border: 0 }}
-        />
-        <iframe
-          loading="lazy"
-          src="/widgets/converter?currency=EUR&unit=gram"
-          title="Gold converter example"
-          style={{ width: '100%', height: WIDGETS.converter.height, border: 0 }}
-        />
-        <iframe
-          loading="lazy"
-          src="/widgets/chart?range=1y"
-          title="Gold chart example"
-          style={{ width: '100%', height: WIDGETS.chart.height, border: 0 }}
-        />
+        <div data-gold-widget="price" data-silver="1" data-ratio="1" />
+        <div data-gold-widget="converter" data-currency="EUR" data-unit="gram" />
+        <div data-gold-widget="chart" data-range="1y" />
+        <script src="/embed.js" async />
       </div>
     </>
   );

@@ -115,10 +115,15 @@ describe('what the site ships', () => {
         path,
       ).toEqual([]);
       const own = path === '/' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
-      if (own) expect(scripts[0], path).toMatch(own);
+      if (own)
+        expect(
+          scripts.filter((s) => own.test(s)),
+          path,
+        ).toHaveLength(1);
       else expect(scripts, path).toEqual([]);
-      // Every script is a content-hashed file of our own.
-      for (const s of scripts) expect(s, path).toMatch(/^\/w\/[\w-]+\.[A-Z0-9]+\.js$/);
+      // Every script is a content-hashed file of our own, or (for the widget examples) embed.js at the address publishers use.
+      for (const s of scripts)
+        expect(s, path).toMatch(path === '/docs/widgets' ? /^(\/w\/[\w-]+\.[A-Z0-9]+\.js|\/embed\.js)$/ : /^\/w\/[\w-]+\.[A-Z0-9]+\.js$/);
       await page.close();
     }
   });
@@ -140,6 +145,34 @@ describe('what the site ships', () => {
     await page.waitForSelector('figure canvas', { timeout: 30_000 });
     expect(api[0]).toBe('/api/v1/intraday');
     expect(scripts.length).toBeGreaterThan(before.length);
+    await page.close();
+  });
+});
+
+describe('the widget examples', () => {
+  it('are embedded as a publisher embeds them: no frame until scrolled near, then three live widgets', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 700 } });
+    const seen = watch(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await page.goto(`${app.url}/docs/widgets`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.$$('[data-gold-widget-slot]')).toHaveLength(3);
+    expect(requests.filter((u) => u.startsWith('/widgets/chart') || u.startsWith('/widgets/converter'))).toEqual([]);
+    await page.locator('#examples').scrollIntoViewIfNeeded();
+    await page.locator('[data-gold-widget="chart"]').scrollIntoViewIfNeeded();
+    for (const [path, ready] of [
+      ['/widgets/price?silver=1&ratio=1', '[data-f="price"]'],
+      ['/widgets/converter?currency=EUR&unit=gram', 'output'],
+      ['/widgets/chart?range=1y', '.frame path[d^="M"]'],
+    ]) {
+      const handle = await page.waitForSelector(`iframe[src*="${path}"]`);
+      const frame = (await handle.contentFrame())!;
+      await frame.waitForSelector(ready);
+    }
+    expect(await page.$$('[data-gold-widget-slot]')).toHaveLength(0);
+    expect(seen.errors).toEqual([]);
+    expect(seen.failed).toEqual([]);
     await page.close();
   });
 });
