@@ -20,7 +20,7 @@ type Category = (typeof CATEGORIES)[number];
 const PERFORMANCE_TARGET = { landing: 90, docs: 95, widget: 95 } as const;
 const ACCESSIBILITY_TARGET = 100;
 
-const PAGES: [path: string, kind: keyof typeof PERFORMANCE_TARGET][] = [
+const ALL_PAGES: [path: string, kind: keyof typeof PERFORMANCE_TARGET][] = [
   ['/', 'landing'],
   ['/docs', 'docs'],
   ['/docs/api', 'docs'],
@@ -32,6 +32,9 @@ const PAGES: [path: string, kind: keyof typeof PERFORMANCE_TARGET][] = [
   ['/widgets/chart', 'widget'],
   ['/widgets/converter', 'widget'],
 ];
+/** `LH_PAGES=/widgets/chart,/docs/widgets`: only those pages (default: all). */
+const only = process.env.LH_PAGES?.split(',');
+const PAGES = only ? ALL_PAGES.filter(([path]) => only.includes(path)) : ALL_PAGES;
 
 // Debian's Chromium, headless, as root on a closed network: no sandbox, no GPU, and nothing of its own
 // that phones out. The resolver answers "not found" for every name, so the only place it can reach is
