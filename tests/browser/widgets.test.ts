@@ -302,6 +302,51 @@ describe('chart widget', () => {
     await page.close();
   });
 
+  it('refreshes at the pace of the range shown: every 2 minutes once switched to 1D, every 5 on the longer ranges', async () => {
+    const page = await browser.newPage();
+    await page.clock.install();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/v1/')) asked.push(u.pathname + u.search);
+    });
+    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    await page.waitForSelector('.frame path[d^="M"]');
+    const count = (part: string) => asked.filter((u) => u.includes(part)).length;
+    expect(count('range=3mo')).toBe(1);
+    await page.clock.fastForward(299_000);
+    expect(count('range=3mo')).toBe(1);
+    await page.clock.fastForward(2_000);
+    await expect.poll(() => count('range=3mo')).toBe(2);
+    // Switched to one day of gold: the recorded series, asked for at once and then every 2 minutes.
+    await page.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
+    await expect.poll(() => count('/api/v1/intraday')).toBe(1);
+    for (const n of [2, 3]) {
+      await page.clock.fastForward(121_000);
+      await expect.poll(() => count('/api/v1/intraday')).toBe(n);
+    }
+    await page.close();
+  });
+
+  it('a range picked while the previous answer is on its way is fetched when it arrives, and drawn last', async () => {
+    const page = await browser.newPage();
+    // The first answer takes its time; the reader picks 1Y meanwhile.
+    await page.route('**/api/v1/chart?symbol=xau&range=3mo*', async (route) => {
+      await sleep(1500);
+      await route.continue();
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    await expect.poll(() => asked.some((u) => u.includes('range=3mo'))).toBe(true);
+    await page.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
+    await expect.poll(() => asked.some((u) => u.includes('range=1y'))).toBe(true);
+    const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
+    await expect.poll(() => page.textContent('.lo')).toBe(usd(Math.min(...year)));
+    expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    await page.close();
+  });
+
   it('a series the upstream cannot give says so, with no line drawn', async () => {
     const f = await FakeUpstream.start();
     f.set('chart', { mode: 'status', status: 500 });

@@ -96,7 +96,12 @@ const start = () => {
 document.addEventListener('pointerover', start);
 document.addEventListener('focusin', start);
 
-const refresh = poll(() => cfg.urls[range], range === '1d' ? 120 : 300, draw);
+// One day's series grows every 2 minutes (the sampler); the longer ones change slower.
+const refresh = poll(
+  () => cfg.urls[range],
+  () => (range === '1d' ? 120 : 300),
+  draw,
+);
 
 document.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
   b.addEventListener('click', () => {

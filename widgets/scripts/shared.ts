@@ -23,17 +23,28 @@ export type Answer<B> = B | ErrorBody;
 
 /**
  * Fetches `url()` at once (a widget page may be a cached copy; `atOnce: false` for a page rendered
- * per request), every `everyS` seconds while the page is visible, and when it is shown again; never overlaps.
+ * per request), when the page is shown again, and `everyS` seconds after each ask while it is
+ * visible (a function: asked at each turn, so the pace follows what is shown). Returns the ask, for
+ * a change of what to fetch: polls never overlap, and an ask made during one runs when it ends.
  */
 export function poll<B>(
   url: () => string,
-  everyS: number,
+  everyS: number | (() => number),
   onAnswer: (status: number, body: Answer<B>) => void,
   { atOnce = true } = {},
 ): () => Promise<void> {
   let busy = false;
-  const run = async () => {
-    if (busy || document.visibilityState === 'hidden') return;
+  let again = false;
+  let next: ReturnType<typeof setTimeout> | undefined;
+  const period = () => (typeof everyS === 'number' ? everyS : everyS()) * 1000;
+  const run = async (): Promise<void> => {
+    clearTimeout(next);
+    next = setTimeout(run, period());
+    if (document.visibilityState === 'hidden') return;
+    if (busy) {
+      again = true;
+      return;
+    }
     busy = true;
     try {
       const res = await fetch(url(), { headers: { accept: 'application/json' } });
@@ -43,9 +54,13 @@ export function poll<B>(
     } finally {
       busy = false;
     }
+    if (again) {
+      again = false;
+      await run();
+    }
   };
   if (atOnce) void run();
-  setInterval(run, everyS * 1000);
+  else next = setTimeout(run, period());
   document.addEventListener('visibilitychange', run);
   return run;
 }
