@@ -1,8 +1,8 @@
 // Bundles the browser scripts with esbuild, minified and content-hashed into public/w/ (cached for a
-// year): the widgets' (widgets/scripts/*.ts, one file each, but for the chart's lazy library chunk) and the site pages' own
-// (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library is a chunk loaded
-// only when the chart is about to be seen); plus public/embed.js at its stable address. Writes
-// widgets/manifest.json, which the pages read to reference the hashed files.
+// year): the widgets' (widgets/scripts/*.ts, one file each, plus the chart's library chunk) and the
+// site pages' own (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library
+// is a chunk loaded only when the chart is about to be seen); plus public/embed.js at its stable
+// address. Writes widgets/manifest.json, which the pages read to reference the hashed files.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -17,7 +17,7 @@ const common = { bundle: true, minify: true, format: 'iife', target: ['es2020'],
 // The chart widget's library is a chunk its script loads when a reader reaches for the chart, so the
 // chart is an ES module built apart (sharing no chunk with the other widgets, each one file).
 const modules = ['chart'];
-const widget = (names, options) =>
+const widget = (names, options = {}) =>
   esbuild.build({
     ...common,
     ...options,
@@ -27,10 +27,7 @@ const widget = (names, options) =>
     chunkNames: 'chunk.[hash]',
     metafile: true,
   });
-const result = await widget(
-  entries.filter((n) => !modules.includes(n)),
-  {},
-);
+const result = await widget(entries.filter((n) => !modules.includes(n)));
 const chart = await widget(modules, { format: 'esm', splitting: true });
 
 const siteEntries = ['landing', 'builder'];
