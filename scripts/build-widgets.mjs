@@ -28,7 +28,10 @@ const widget = (names, options = {}) =>
     metafile: true,
   });
 const result = await widget(entries.filter((n) => !modules.includes(n)));
-const chart = await widget(modules, { format: 'esm', splitting: true });
+const chart = await widget(
+  entries.filter((n) => modules.includes(n)),
+  { format: 'esm', splitting: true },
+);
 
 const siteEntries = ['landing', 'builder'];
 const site = await esbuild.build({

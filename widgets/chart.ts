@@ -79,7 +79,7 @@ export const chartTitle = (symbol: ChartSymbol, t: Strings) => fill(t.chartTitle
 export const CHART_CSS = `.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}
 .frame{position:absolute;left:0;top:8px;width:calc(100% - 76px);height:calc(100% - 42px)}
 .chart span{position:absolute;color:var(--muted);font-size:11px;font-variant-numeric:tabular-nums;white-space:nowrap}
-.hi{right:0;top:0}.lo{right:0;bottom:26px}.t0{left:0;bottom:4px}.t1{right:76px;bottom:4px}`;
+[data-f=hi]{right:0;top:0}[data-f=lo]{right:0;bottom:26px}[data-f=t0]{left:0;bottom:4px}[data-f=t1]{right:76px;bottom:4px}`;
 
 /** An index or an exchange rate: shown with four decimals and no currency sign. */
 export function isRate(symbol: ChartSymbol): boolean {

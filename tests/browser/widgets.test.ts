@@ -243,8 +243,8 @@ describe('chart widget', () => {
       const bars: number[] = (await app.json('/api/v1/chart?symbol=xau&range=3mo&interval=1d')).body.points.map((p: { c: number }) => p.c);
       await frame.waitForSelector('.frame path[d^="M"]');
       expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(bars.length);
-      expect(await frame.textContent('.hi')).toBe(usd(Math.max(...bars)));
-      expect(await frame.textContent('.lo')).toBe(usd(Math.min(...bars)));
+      expect(await frame.textContent('[data-f="hi"]')).toBe(usd(Math.max(...bars)));
+      expect(await frame.textContent('[data-f="lo"]')).toBe(usd(Math.min(...bars)));
       // ... drawn without the chart library, which nothing has asked for yet.
       await sleep(300);
       expect(await frame.$('canvas')).toBeNull();
@@ -292,8 +292,8 @@ describe('chart widget', () => {
     // A range switch by script (no pointer, no focus): the frame follows the 1Y answer.
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
     await page.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
-    await expect.poll(() => page.textContent('.lo')).toBe(usd(Math.min(...year)));
-    expect(await page.textContent('.hi')).toBe(usd(Math.max(...year)));
+    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
+    expect(await page.textContent('[data-f="hi"]')).toBe(usd(Math.max(...year)));
     expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
     expect(await page.$('canvas')).toBeNull();
     await page.keyboard.press('Tab');
@@ -342,7 +342,7 @@ describe('chart widget', () => {
     await page.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
     await expect.poll(() => asked.some((u) => u.includes('range=1y'))).toBe(true);
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
-    await expect.poll(() => page.textContent('.lo')).toBe(usd(Math.min(...year)));
+    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
     expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
     await page.close();
   });
@@ -356,7 +356,7 @@ describe('chart widget', () => {
       await page.goto(`${a.url}/widgets/chart?symbol=oil&range=3mo`);
       await expect.poll(() => page.textContent('[data-f="cross"]')).toBe(STRINGS.en.chartUnavailable);
       expect(await page.getAttribute('.frame path', 'd')).toBe('');
-      expect(await page.textContent('.hi')).toBe('');
+      expect(await page.textContent('[data-f="hi"]')).toBe('');
       await page.close();
     } finally {
       await a.stop();

@@ -1,3 +1,5 @@
+import { setText } from './shared';
+
 // The chart widget's first frame: its real points as one SVG line, with the high, the low and the
 // span's first and last times beside it. Drawn by the widget's small script, so a reader sees the
 // series without the chart library's start-up; the library replaces it once a pointer or focus comes
@@ -35,6 +37,8 @@ export function linePath(points: LinePoint[], w = FRAME_W, h = FRAME_H): string 
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
+/** The labels beside the line, widget fields (`data-f`) like the others: the high, the low, the first and last times. */
+const LABELS = ['hi', 'lo', 't0', 't1'];
 
 /** Draws (or redraws) the frame in `box`: the line, and the labels in the page's formats. */
 export function drawFrame(
@@ -58,19 +62,22 @@ export function drawFrame(
     // Two pixels wide however far the box stretches the drawing.
     path.setAttribute('vector-effect', 'non-scaling-stroke');
     svg.append(path);
-    box.append(svg, ...['hi', 'lo', 't0', 't1'].map((c) => Object.assign(document.createElement('span'), { className: c })));
+    box.append(
+      svg,
+      ...LABELS.map((name) => {
+        const span = document.createElement('span');
+        span.dataset.f = name;
+        return span;
+      }),
+    );
   }
   const path = svg.querySelector('path')!;
   path.setAttribute('d', linePath(points));
   path.setAttribute('stroke', color);
   const values = points.map((p) => p.value);
-  const label = (c: string, text: string) => {
-    const el = box.querySelector<HTMLElement>(`.${c}`)!;
-    if (el.textContent !== text) el.textContent = text;
-  };
   const drawn = points.length >= 2;
-  label('hi', drawn ? fmtValue(Math.max(...values)) : '');
-  label('lo', drawn ? fmtValue(Math.min(...values)) : '');
-  label('t0', drawn ? fmtTime(points[0].time) : '');
-  label('t1', drawn ? fmtTime(points[points.length - 1].time) : '');
+  setText('hi', drawn ? fmtValue(Math.max(...values)) : '');
+  setText('lo', drawn ? fmtValue(Math.min(...values)) : '');
+  setText('t0', drawn ? fmtTime(points[0].time) : '');
+  setText('t1', drawn ? fmtTime(points[points.length - 1].time) : '');
 }
