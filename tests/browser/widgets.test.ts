@@ -118,6 +118,16 @@ describe('price widget on a publisher page', () => {
     await page.close();
   });
 
+  it('embed.js in a browser without IntersectionObserver makes the frame at once', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => delete (window as { IntersectionObserver?: unknown }).IntersectionObserver);
+    await page.goto(host.page(`<div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`));
+    const frame = await widgetFrame(page, '/widgets/price');
+    expect(await frame.textContent('[data-f="price"]')).toMatch(/^\$[\d,]+\.\d{2}$/);
+    expect(await page.$('[data-gold-widget-slot]')).toBeNull();
+    await page.close();
+  });
+
   it('embed.js run before the page is parsed (a script at the top) still finds the places after it', async () => {
     const page = await browser.newPage();
     await page.goto(host.page(`<script src="${app.url}/embed.js"></script><p>Article</p><div data-gold-widget="price" data-currency="GBP"></div>`));
@@ -344,6 +354,24 @@ describe('chart widget', () => {
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
     await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
     expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    await page.close();
+  });
+
+  it('a chart library that cannot load (offline, blocked) leaves the first frame, which still follows the data', async () => {
+    const page = await browser.newPage();
+    const seen = watch(page);
+    await page.route(/\/w\/chunk\.[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    await page.waitForSelector('.frame path[d^="M"]');
+    await page.hover('[data-f="chart"]');
+    await expect.poll(() => seen.failed.filter((f) => /\/w\/chunk\./.test(f)).length).toBe(1);
+    expect(await page.$('canvas')).toBeNull();
+    const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
+    await page.click('button[data-range="1y"]');
+    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
+    expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    // The browser logs the refused download itself; the script throws nothing.
+    expect(seen.errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
     await page.close();
   });
 
