@@ -1,19 +1,19 @@
 // Runs once when a server instance starts.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { config } = await import('./lib/config');
+  const { config } = await import('./lib/core/config');
   // Open the store now, so an unusable DATA_DIR is named in the start-up log, not at the first request.
   const { getStore } = await import('./lib/store');
   getStore();
   if (config.warmFeeds()) {
     // Fetch every live feed now, not on the first request: a burst on a fresh instance then waits on
     // these single calls (or finds them done) instead of starting them under load.
-    const { feeds } = await import('./lib/feeds');
+    const { feeds } = await import('./lib/sources/feeds');
     for (const feed of Object.values(feeds)) void feed.read();
   }
   // The in-process sampler of a self-hosted server (on Vercel, Vercel Cron calls /api/cron/sample; see vercel.json).
   if (!process.env.VERCEL) {
-    const { startSampler } = await import('./lib/sampler');
+    const { startSampler } = await import('./lib/series/sampler');
     startSampler();
   }
 }

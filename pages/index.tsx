@@ -1,6 +1,6 @@
 import type { GetServerSidePropsContext, PageConfig } from 'next';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
-import { getSpot } from '@/lib/spot';
+import { getSpot } from '@/lib/prices/spot';
 import { PageHead } from '@/site/layout';
 import { LivePrice } from '@/site/live-price';
 import { liveView, type LiveView } from '@/site/live-price-view';

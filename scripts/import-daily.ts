@@ -4,7 +4,8 @@
 // `date,open,high,low,close`; a malformed file is refused whole with its line number and nothing is
 // written. Imported bars carry origin `imported`; a date already holding a recorded bar keeps it.
 import fs from 'node:fs';
-import { BAR_SERIES, ImportError, importBars, IMPORT_HEADER, metalOfSymbol, parseDailyCsv } from '../lib/bars';
+import { BAR_SERIES } from '../lib/prices/bars';
+import { ImportError, importBars, IMPORT_HEADER, metalOfSymbol, parseDailyCsv } from '../lib/prices/bars-import';
 import { getStore } from '../lib/store';
 
 const SYMBOLS = Object.values(BAR_SERIES).map((s) => s.symbol);

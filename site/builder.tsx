@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { CHART_SYMBOLS, INSTRUMENTS } from '@/lib/chart-catalog';
-import { METALS } from '@/lib/metals';
-import { UNIT_LIST } from '@/lib/units';
+import { CHART_SYMBOLS, INSTRUMENTS } from '@/lib/reference/instruments';
+import { METALS } from '@/lib/reference/metals';
+import { UNIT_LIST } from '@/lib/reference/units';
 import { CHART_WIDGET_RANGES, WIDGET_NAMES, WIDGETS, type WidgetName } from '@/widgets/kinds';
 import { BUILDER_DEFAULTS as D, KIND_FIELDS, snippets } from './builder-snippets';
 import { PageScript } from './page-script';

@@ -1,5 +1,5 @@
 import type { Spot } from '@/lib/schemas/spot';
-import type { Unavailable } from '@/lib/unavailable';
+import type { Unavailable } from '@/lib/sources/unavailable';
 
 // What the landing page's price card says for a spot answer: the page renders it, and the page's
 // script (site/scripts/landing.ts) renders it again from each refreshed answer, with this one function.

@@ -1,4 +1,4 @@
-import type { ChartSymbol } from '../lib/chart-catalog';
+import type { ChartSymbol } from '../lib/reference/instruments';
 import type { DataState } from '../lib/schemas/common';
 import { fill, money, number, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';

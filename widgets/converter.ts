@@ -1,7 +1,7 @@
-import { KARATS, purity, type Karat } from '../lib/karats';
-import { METAL_IDS, type MetalId } from '../lib/metals';
+import { KARATS, purity, type Karat } from '../lib/reference/karats';
+import { METAL_IDS, type MetalId } from '../lib/reference/metals';
 import type { DataState } from '../lib/schemas/common';
-import { perUnit, UNITS, type Unit } from '../lib/units';
+import { perUnit, UNITS, type Unit } from '../lib/reference/units';
 import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
@@ -9,7 +9,7 @@ import type { CommonOptions } from './options';
 import { metalName, staleBadge } from './price';
 
 // The converter widget: an amount of money ↔ a weight of a served metal (gold by default), any
-// currency of the FX table, every unit of lib/units.ts, and karat purity for gold. A plain GET form,
+// currency of the FX table, every unit of lib/reference/units.ts, and karat purity for gold. A plain GET form,
 // so it converts on the server before (or without) its script; the script converts as you type.
 
 export type Direction = 'money-to-gold' | 'gold-to-money';

@@ -1,11 +1,11 @@
-import { getChart } from '../lib/chart';
-import type { ChartSymbol } from '../lib/chart-catalog';
-import { ApiError } from '../lib/http/errors';
+import { getChart } from '../lib/series/chart';
+import type { ChartSymbol } from '../lib/reference/instruments';
+import { ApiError } from '../lib/core/errors';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { getSpot, goldState } from '../lib/spot';
-import { isUnavailable } from '../lib/unavailable';
-import type { Unit } from '../lib/units';
+import { getSpot, goldState } from '../lib/prices/spot';
+import { isUnavailable } from '../lib/sources/unavailable';
+import type { Unit } from '../lib/reference/units';
 
 // What a widget page renders with: the same lib functions the REST endpoints answer from.
 

@@ -1,5 +1,5 @@
 import type { Strings } from './i18n';
-import type { Unit } from '../lib/units';
+import type { Unit } from '../lib/reference/units';
 
 // Formatting shared by the server render and the widget scripts, so both write the same text.
 

@@ -1,4 +1,4 @@
-import type { ChartRange } from '../lib/chart-catalog';
+import type { ChartRange } from '../lib/reference/instruments';
 
 // The widgets a publisher can embed, with the frame title and the height a frame starts at before
 // the widget reports its own. embed.js, the widget pages and the docs builder all read them here.

@@ -1,4 +1,4 @@
-import { UNITS, type Unit } from '../lib/units';
+import { UNITS, type Unit } from '../lib/reference/units';
 
 // Widget options from the query string. Every value is checked against a fixed list or a strict
 // pattern; anything unknown falls back to the default, so a hostile URL renders a normal widget.

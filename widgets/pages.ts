@@ -1,13 +1,13 @@
-import { CHART_SYMBOLS } from '../lib/chart-catalog';
+import { CHART_SYMBOLS } from '../lib/reference/instruments';
 import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
-import { KARATS } from '../lib/karats';
+import { KARATS } from '../lib/reference/karats';
 import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
 import { chartHeadline, spotForWidget } from './data';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
 import { widgetPage } from './page';
-import { METAL_IDS, METALS, type MetalId } from '../lib/metals';
+import { METAL_IDS, METALS, type MetalId } from '../lib/reference/metals';
 import type { DataState } from '../lib/schemas/common';
 import { metalState, priceTitle, renderPrice, type PriceOptions } from './price';
 

@@ -1,7 +1,7 @@
-import { metalById, type MetalId } from '../lib/metals';
+import { metalById, type MetalId } from '../lib/reference/metals';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/units';
+import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/reference/units';
 import { ago, fill, money, number, percent, priceDecimals, signedMoney, unitWord, updated, type Words } from './format';
 import type { Strings } from './i18n';
 import { footer, html, type SafeHtml } from './html';

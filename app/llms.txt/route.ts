@@ -1,4 +1,4 @@
-import { llmsText } from '@/lib/llms';
+import { llmsText } from '@/lib/docs/llms';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { send } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { config } from '../core/config';
 
 // How long each cacheable answer may be reused, in seconds, in one table that the routes, the
 // OpenAPI document and the docs all read. Two headers carry it:

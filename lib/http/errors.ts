@@ -1,21 +1,9 @@
+import { ApiError, type ErrorStatus } from '../core/errors';
 import type { DataState, ErrorBody } from '../schemas/common';
 
-// One error type for everything a client can be told: the route wrapper turns it into the
-// documented `{error, ...}` body. Anything else that escapes a handler is a bug: logged, and
-// answered with a generic 503, never a stack trace and never a 500 page.
-
-export type ErrorStatus = 400 | 401 | 404 | 405 | 413 | 414 | 429 | 503;
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: ErrorStatus,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+// The route wrapper's one exit for errors: an ApiError (lib/core/errors.ts) becomes the documented
+// `{error, ...}` body. Anything else that escapes a handler is a bug: logged, and answered with a
+// generic 503, never a stack trace and never a 500 page.
 
 /** The documented error body of `err` (an unexpected error becomes a generic 503). */
 export function errorBody(err: unknown, state: DataState): { status: ErrorStatus; body: ErrorBody; headers: Record<string, string> } {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unwrap, validValues } from '../schemas/query-fields';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 /**
  * Parses a request's query with the endpoint's query schema, the same schema the OpenAPI

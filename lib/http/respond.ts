@@ -1,6 +1,6 @@
-import { toCsv, type Table } from '../csv';
+import { toCsv, type Table } from './csv';
 import type { DataState } from '../schemas/common';
-import { isUnavailable, type Unavailable } from '../unavailable';
+import { isUnavailable, type Unavailable } from '../sources/unavailable';
 import { cacheHeaders, NO_STORE, type CacheRoute } from './cache';
 import { linkVary } from './public-origin.mjs';
 

@@ -1,6 +1,7 @@
 import type { DataState } from '../schemas/common';
-import { NOTHING } from '../unavailable';
-import { ApiError, errorBody } from './errors';
+import { NOTHING } from '../sources/unavailable';
+import { ApiError } from '../core/errors';
+import { errorBody } from './errors';
 import { CORS_HEADERS, sendJson } from './respond';
 
 // Every REST route is built here, so every route answers the same way: GET (and HEAD) through

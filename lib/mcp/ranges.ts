@@ -1,5 +1,5 @@
-import type { ChartRange } from '../chart-catalog';
-import { daysBefore } from '../history';
+import type { ChartRange } from '../reference/instruments';
+import { daysBefore } from '../calendar/dates';
 import { oneOf } from '../schemas/query-fields';
 
 // The MCP tools take ranges in the spelling their published contract uses (`1m` for a month);

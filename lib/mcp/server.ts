@@ -1,6 +1,6 @@
 import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { VERSION } from '../version';
+import { VERSION } from '../core/version';
 import { answer, args, listedInput, listedOutput, type Tool, type ToolContext } from './tool';
 import { compareGoldToAsset } from './tools/compare-gold-to-asset';
 import { getCentralBankReserves } from './tools/get-central-bank-reserves';

@@ -1,8 +1,8 @@
 import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { DataState, Timestamp } from '../schemas/common';
-import { isUnavailable, type Unavailable } from '../unavailable';
+import { isUnavailable, type Unavailable } from '../sources/unavailable';
 
 // A tool is data: its name, words, input and output schemas and a body that calls the same lib/
 // function as its REST endpoint. The server registers every tool from this shape, and the docs

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { components } from './components';
-import { CHART_INTERVALS, CHART_RANGES, CHART_SYMBOLS, reachProblem } from '../chart-catalog';
-import { FORMATS } from '../csv';
+import { CHART_INTERVALS, CHART_RANGES, CHART_SYMBOLS, reachProblem } from '../reference/instruments';
 import { DataState, Timestamp } from './common';
-import { oneOf } from './query-fields';
+import { FORMATS, oneOf } from './query-fields';
 
 export const ChartQuery = z
   .object({

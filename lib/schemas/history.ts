@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { components } from './components';
-import { FORMATS } from '../csv';
 import { DataState, Timestamp } from './common';
-import { oneOf } from './query-fields';
+import { FORMATS, oneOf } from './query-fields';
 
 export const HISTORY_SERIES = ['futures', 'spot'] as const;
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { components } from './components';
 import { DataState, Timestamp } from './common';
-import { FORMATS } from '../csv';
-import { INTRADAY_SYMBOLS, METALS } from '../metals';
-import { oneOf, wholeNumber } from './query-fields';
+import { INTRADAY_SYMBOLS, METALS } from '../reference/metals';
+import { FORMATS, oneOf, wholeNumber } from './query-fields';
 
 export { INTRADAY_SYMBOLS };
 /** Longest window of the series one request returns, hours. */

@@ -19,6 +19,9 @@ export function oneOf<const T extends readonly [string, ...string[]]>(name: stri
   return z.enum(values, { error: (iss: Issue) => refusal(name, iss.input, values.join(', '), lead) });
 }
 
+/** The answer formats of the series endpoints (`format=`): JSON, or CSV (lib/http/csv.ts). */
+export const FORMATS = ['json', 'csv'] as const;
+
 /** A whole number from `min` to `max`. */
 export function wholeNumber(name: string, min: number, max: number) {
   const error = (iss: Issue) => refusal(name, iss.input, `a whole number from ${min} to ${max}`);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { components } from './components';
-import { KARAT_KEYS, type KaratKey } from '../karats';
-import { METALS, OTHER_METALS, type OtherMetal, type MetalId } from '../metals';
-import { UNIT_LABELS, UNIT_LIST, UNITS } from '../units';
+import { KARAT_KEYS, type KaratKey } from '../reference/karats';
+import { METALS, OTHER_METALS, type OtherMetal, type MetalId } from '../reference/metals';
+import { UNIT_LABELS, UNIT_LIST, UNITS } from '../reference/units';
 import { DataState, Timestamp } from './common';
 import { flag, oneOf, refusal } from './query-fields';
 

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { config } from '../core/config';
 import { openEmbeddedStore } from './embedded';
 import { openKvStore } from './kv';
 import { StoreDownError, type Store } from './types';

@@ -1,6 +1,6 @@
 import type { PageConfig } from 'next';
 import { browserCache, CACHE_SECONDS, sharedCache } from '@/lib/http/cache';
-import { OPERATIONS, openApiDocument, type Operation } from '@/lib/openapi';
+import { OPERATIONS, openApiDocument, type Operation } from '@/lib/docs/openapi';
 import { Code } from '@/site/code';
 import { PageHead } from '@/site/layout';
 import { originProps, type OriginProps } from '@/site/page-props';

@@ -1,5 +1,5 @@
 import type { PageConfig } from 'next';
-import { API_VERSION } from '@/lib/version';
+import { API_VERSION } from '@/lib/core/version';
 import { PageHead } from '@/site/layout';
 
 const CHANGES: [string, string, string][] = [

@@ -1,7 +1,7 @@
 import type { PageConfig } from 'next';
-import { FX_FALLBACK } from '@/lib/fx-fallback';
-import { METALS } from '@/lib/metals';
-import { UNITS } from '@/lib/units';
+import { FX_FALLBACK } from '@/lib/sources/fx-fallback';
+import { METALS } from '@/lib/reference/metals';
+import { UNITS } from '@/lib/reference/units';
 import { Code } from '@/site/code';
 import { WidgetBuilder } from '@/site/builder';
 import { PageHead } from '@/site/layout';

@@ -1,7 +1,7 @@
 import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { History } from '@/lib/schemas/history';
 import type { Intraday } from '@/lib/schemas/intraday';
-import type { Unavailable } from '@/lib/unavailable';
+import type { Unavailable } from '@/lib/sources/unavailable';
 import { liveView, type SpotAnswer } from '../live-price-view';
 import { CHART_LABELS } from '../mini-chart';
 import { field, poll, setText } from '../../widgets/scripts/shared';

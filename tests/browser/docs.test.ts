@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { OPERATIONS } from '@/lib/openapi';
+import { OPERATIONS } from '@/lib/docs/openapi';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';

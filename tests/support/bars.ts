@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IMPORT_HEADER, parseDailyCsv } from '@/lib/bars';
+import { IMPORT_HEADER, parseDailyCsv } from '@/lib/prices/bars-import';
 import { openEmbeddedStore } from '@/lib/store/embedded';
 import type { DailyBar } from '@/lib/store';
 import { fixtureText } from './fake-upstream';

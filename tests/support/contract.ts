@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { openApiDocument } from '../../lib/openapi';
+import { openApiDocument } from '../../lib/docs/openapi';
 
 // Contract checks: every REST response the integration tests receive is validated against the
 // OpenAPI document's schema for its path and status (tests/support/app.ts calls this).

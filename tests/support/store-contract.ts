@@ -9,8 +9,8 @@ export interface Backend {
 }
 
 /**
- * One contract, every backend: tests/unit/store.test.ts runs it on the embedded store,
- * tests/store.test.ts on KV through redis-server.
+ * One contract, every backend: tests/unit/store/store.test.ts runs it on the embedded store,
+ * tests/integration/store/store.test.ts on KV through redis-server.
  */
 export function storeContract(name: string, make: () => Backend): void {
   describe(`store contract: ${name}`, () => {

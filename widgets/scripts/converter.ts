@@ -1,7 +1,7 @@
-import { METALS, type MetalId } from '../../lib/metals';
+import { METALS, type MetalId } from '../../lib/reference/metals';
 import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
-import type { Unit } from '../../lib/units';
+import type { Unit } from '../../lib/reference/units';
 import { converterTitle, rateText, resultText, unitPrice, type Direction } from '../converter';
 import { updated, type Words } from '../format';
 import { metalState, staleBadge } from '../price';

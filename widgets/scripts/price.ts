@@ -1,7 +1,7 @@
-import type { MetalId } from '../../lib/metals';
+import type { MetalId } from '../../lib/reference/metals';
 import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
-import type { Unit } from '../../lib/units';
+import type { Unit } from '../../lib/reference/units';
 import { money, number, priceDecimals, updated, type Words } from '../format';
 import { changeLine, marketLine, metalPrice, metalState, staleBadge } from '../price';
 import { config, poll, reportHeight, setText, type Answer } from './shared';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { getChart } from '../../chart';
-import { CHART_SYMBOLS, type ChartSymbol } from '../../chart-catalog';
+import { getChart } from '../../series/chart';
+import { CHART_SYMBOLS, type ChartSymbol } from '../../reference/instruments';
 import { Chart } from '../../schemas/chart';
 import { DataState, Timestamp } from '../../schemas/common';
 import { oneOf } from '../../schemas/query-fields';
-import { isUnavailable } from '../../unavailable';
+import { isUnavailable } from '../../sources/unavailable';
 import { McpRangeArg, MCP_RANGE_TO_CHART, MCP_RANGES } from '../ranges';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 

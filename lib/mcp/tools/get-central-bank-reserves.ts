@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getReserves } from '../../reserves';
+import { getReserves } from '../../reserves/holdings';
 import { refusal } from '../../schemas/query-fields';
 import { Reserves } from '../../schemas/reserves';
 import { fmt, freshness, tool, toolOutput } from '../tool';

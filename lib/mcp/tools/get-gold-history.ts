@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getHistory, getSpotHistory } from '../../history';
+import { getHistory, getSpotHistory } from '../../series/history';
 import { History, HistoryQuery } from '../../schemas/history';
-import { isUnavailable } from '../../unavailable';
+import { isUnavailable } from '../../sources/unavailable';
 import { McpRangeArg, MCP_RANGES, rangeStart } from '../ranges';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 

@@ -1,7 +1,7 @@
-import { getIntraday } from '../../intraday';
-import { listed, metalByIntraday, METALS } from '../../metals';
+import { getIntraday } from '../../series/intraday';
+import { listed, metalByIntraday, METALS } from '../../reference/metals';
 import { Intraday, IntradayQuery } from '../../schemas/intraday';
-import { isUnavailable } from '../../unavailable';
+import { isUnavailable } from '../../sources/unavailable';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 
 const SYMBOLS = listed(

@@ -1,9 +1,9 @@
-import { listed, OTHER_METALS } from '../../metals';
+import { listed, OTHER_METALS } from '../../reference/metals';
 import { Spot, SpotQuery } from '../../schemas/spot';
-import { UNIT_LIST, type UnitEntry } from '../../units';
-import { getSpot } from '../../spot';
-import { isUnavailable } from '../../unavailable';
-import { QUOTES_API_NAME } from '../../upstream/quotes';
+import { UNIT_LIST, type UnitEntry } from '../../reference/units';
+import { getSpot } from '../../prices/spot';
+import { isUnavailable } from '../../sources/unavailable';
+import { QUOTES_API_NAME } from '../../sources/upstream/quotes';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 
 const UNITS_IN_WORDS = listed(

@@ -1,5 +1,5 @@
-import { runCronSample } from '@/lib/cron';
-import { intradayState } from '@/lib/intraday';
+import { runCronSample } from '@/lib/http/cron';
+import { intradayState } from '@/lib/series/intraday';
 import { sendJson } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 

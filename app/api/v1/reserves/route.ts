@@ -1,6 +1,6 @@
 import { sendJson } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
-import { getReserves, reservesState } from '@/lib/reserves';
+import { getReserves, reservesState } from '@/lib/reserves/holdings';
 
 const route = restRoute({
   state: reservesState,

@@ -3,7 +3,7 @@ import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { sendResult } from '@/lib/http/respond';
 import { restRoute } from '@/lib/http/route';
 import { SpotQuery } from '@/lib/schemas/spot';
-import { getSpot, goldState, spotJson } from '@/lib/spot';
+import { getSpot, goldState, spotJson } from '@/lib/prices/spot';
 
 const route = restRoute({
   state: goldState,

@@ -1,0 +1,61 @@
+import { listed, METALS, OTHER_METALS } from '../reference/metals';
+import { OPERATIONS } from './openapi';
+import { UNIT_LIST, type UnitEntry } from '../reference/units';
+
+// /llms.txt: a plain-text map of the site and API for language models (llmstxt.org conventions:
+// a title, a one-paragraph summary, then sections of links with one-line descriptions).
+
+export function llmsText(origin: string): string {
+  const api = OPERATIONS.map((op) => `- [GET ${op.path}](${origin}${op.path}): ${op.summary}. ${firstSentence(op.description)}`);
+  return [
+    '# Gold API',
+    '',
+    `> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and ${UNIT_LIST.length} units ` +
+      `(${UNIT_LIST.map((u: UnitEntry) => (u.note ? `${u.name}, ${u.note}` : u.name)).join('; ')}), ` +
+      `${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))}, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ` +
+      'multi-asset charts and central-bank gold reserves. Each metal comes from two independent live sources (gold-api.com, else the ' +
+      'swissquote.com bid/ask mid), cross-checked, with bid/ask and the market hours (`market`: closed on weekends, in the daily break ' +
+      'and on holidays, with the next open or close). A price is never simulated: when both sources are down the last real price ' +
+      'is served flagged `stale`, and with none the answer is `unavailable` (HTTP 503). Every response carries `data_state` and `updated_at`.',
+    '',
+    'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',
+    '',
+    'Spot also gives the price per karat (24k to 9k) in the currency and unit asked, and `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the move since the ' +
+      "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +
+      'this service records from the prices it serves (never from futures); `state` `unavailable` with null numbers until the deployment has ' +
+      'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin); `date=YYYY-MM-DD` picks one day. ' +
+      'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
+      `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
+    '',
+    '## REST API',
+    '',
+    ...api,
+    `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,
+    '',
+    '## MCP (tool protocol)',
+    '',
+    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per IP`,
+    '- Protocol versions: 2026-07-28 (stateless: no initialize; each request carries its protocol version and client capabilities in `params._meta`, with the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers; `server/discover` lists what is served) and 2024-10-07 to 2025-11-25 (a request without that `_meta`: `initialize` negotiates the version; `Accept` must list `application/json` and `text/event-stream`). The client picks by what it sends; the official SDK client picks 2026-07-28 with `versionNegotiation: { mode: "auto" }`.',
+    '- Errors: malformed params of any method and an unknown tool are JSON-RPC -32602; a bad argument value is a result with `isError: true` naming the argument and its valid values.',
+    '',
+    '## Widgets',
+    '',
+    `- [Price widget](${origin}/widgets/price): live ${listed(
+      METALS.map((m) => m.id),
+      'or',
+    )} price (\`metal\`, gold by default) with its spot change since the previous close and freshness, by iframe or one script tag`,
+    `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
+    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
+    `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
+    '',
+    '## Docs',
+    '',
+    `- [Documentation](${origin}/docs): API reference, freshness rules, data sources`,
+    '',
+  ].join('\n');
+}
+
+function firstSentence(text: string): string {
+  const end = text.indexOf('. ');
+  return end === -1 ? text : text.slice(0, end + 1);
+}

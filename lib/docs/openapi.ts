@@ -1,0 +1,381 @@
+import { z } from 'zod';
+import { Spot, SpotQuery } from '../schemas/spot';
+import spotExample from '../data/examples/spot.json';
+import intradayExample from '../data/examples/intraday.json';
+import { Intraday, IntradayQuery } from '../schemas/intraday';
+import { History, HistoryQuery } from '../schemas/history';
+import { CSV_TABLES, toCsv, type Table } from '../http/csv';
+import { Chart, ChartQuery } from '../schemas/chart';
+import historyExample from '../data/examples/history.json';
+import chartExample from '../data/examples/chart.json';
+import reservesExample from '../data/examples/reserves.json';
+import { components } from '../schemas/components';
+import { Reserves } from '../schemas/reserves';
+import { API_VERSION, VERSION } from '../core/version';
+import { listed, METALS, OTHER_METALS } from '../reference/metals';
+import { UNITS } from '../reference/units';
+import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../http/cache';
+import { unwrap } from '../schemas/query-fields';
+
+// The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
+// of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  query?: z.ZodObject;
+  ok: { schema: z.ZodType; description: string; example?: unknown };
+  /** Error statuses this path answers with the Error body. */
+  errors: Partial<Record<400 | 404 | 405 | 414 | 503, string>>;
+  /** Cache lifetime of a 200 (lib/http/cache.ts). */
+  cache: CacheRoute;
+  /** Chart only: the lifetime with an intraday interval. */
+  cacheIntraday?: CacheRoute;
+  /** The CSV table served with `format=csv` (and always on the operation's `.csv` twin). */
+  csv?: Table<never>;
+  /** A `.csv` twin: its 200 is `text/csv` alone (example: the CSV text), so a generated client types it as a string. */
+  csvOnly?: boolean;
+}
+
+const COMMON_ERRORS = {
+  405: 'Any method other than GET, HEAD or OPTIONS (with an `Allow` header)',
+  414: 'Query string longer than 2,048 characters',
+  503: 'A temporary failure, such as the shared store being unreachable: retry shortly',
+} as const;
+
+const BASE_OPERATIONS: Operation[] = [
+  {
+    path: '/api/v1/spot',
+    operationId: 'getSpot',
+    summary: 'Live gold spot in any currency and unit',
+    description:
+      `XAU/USD converted with the live FX table into the requested currency and unit (${UNITS.join(', ')}), with ${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))} ` +
+      '(USD per troy ounce), the gold/silver ratio, tokenized gold, ' +
+      `Bitcoin measured in gold, market caps and supply statistics. Each data group (${METALS.map((m) => m.id).join(', ')}, FX, tokens) is fresh, stale or unavailable ` +
+      'on its own (`groups`); `data_state` is the gold price’s, and no other metal’s outage changes it or the HTTP status. Cached 30 s (tokens 60 s, FX 12 h). ' +
+      'Every metal comes from two independent live sources: gold-api.com when fresh, else the mid of the swissquote.com bid/ask quotes ' +
+      `(\`price_source\` for gold, ${listed(OTHER_METALS.map((m) => `\`${m.sourceField}\``))} name the one served); only when both are down is the last real price served stale. ` +
+      '`sources` lists both gold sources with what each holds, `cross_check` says whether they agree within 1.5%, and `bid_usd_oz`/`ask_usd_oz` ' +
+      'carry the quotes feed’s gold bid and ask. `market` gives the market hours (New York time): while closed a fresh price does not move.',
+    tag: 'Prices',
+    query: SpotQuery,
+    ok: { schema: Spot, description: 'The spot resource (stale: the last real price during an outage)', example: spotExample },
+    errors: {
+      400: 'Unsupported currency (with `supported`), unit or flag value, or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'Both gold sources are down and no real price has been seen yet',
+    },
+    cache: 'spot',
+  },
+  {
+    path: '/api/v1/intraday',
+    operationId: 'getIntraday',
+    summary: 'The recorded intraday series',
+    description:
+      `This service records the live spot of ${listed(METALS.map((m) => `${m.name.toLowerCase()} (\`${m.intraday}\`)`))} every 2 minutes and keeps 14 days. ` +
+      'Points are real samples only, oldest first, ' +
+      'never interpolated; gaps mean both sources were down, or the market was closed (nothing is recorded then). `coverage_seconds` shows how much of the window the series covers. ' +
+      '`data_state` describes the latest sample (stale once three samples are missed while the market is open; unavailable with no sample in the window).',
+    tag: 'Series',
+    query: IntradayQuery,
+    csv: CSV_TABLES.intraday,
+    ok: {
+      schema: Intraday,
+      description: 'The series for the window (empty, with status unavailable, before the first sample)',
+      example: intradayExample,
+    },
+    errors: {
+      400: 'Invalid `symbol`, `hours` or `format` (with `valid`), or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The store that holds the series cannot be reached (distributed mode with KV down)',
+    },
+    cache: 'intraday',
+  },
+  {
+    path: '/api/v1/history',
+    operationId: 'getHistory',
+    summary: 'Daily gold, futures or spot, with ranges and returns',
+    description:
+      'Daily close, high and low, oldest first, with the 52-week high and low, the true low and high over the latest day, ' +
+      'week (7 days), month (30) and year (365), the year-to-date return and the 1-year return. `series=futures` (default): no keyless source serves daily XAU/USD spot ' +
+      'with true highs and lows, so this is 5 years of the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
+      'Cached 6 h; during an outage the last good series is served stale. `series=spot`: the daily spot bars this service records from the prices it serves ' +
+      '(open, high, low and close of each New York session, `origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years; ' +
+      'it begins when the deployment does, so a new deployment answers 200 with no points and status unavailable. ' +
+      '`date=YYYY-MM-DD` returns only that day (statistics unchanged), 404 when the series has no such point. ' +
+      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin` for spot.',
+    tag: 'Series',
+    query: HistoryQuery,
+    csv: CSV_TABLES.history,
+    ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
+    errors: {
+      400: 'Invalid `series`, `date` or `format` (with `valid`), or a parameter given twice',
+      404: 'With `date`: the series has no point dated that day',
+      ...COMMON_ERRORS,
+      503: 'Futures: the upstream is down and no series has been fetched yet. Spot: the store holding the bars cannot be reached',
+    },
+    cache: 'history',
+  },
+  {
+    path: '/api/v1/chart',
+    operationId: 'getChart',
+    summary: 'OHLCV bars for gold and nine other markets',
+    description:
+      'Open, high, low, close and volume bars from a third-party market data provider for gold, silver, Bitcoin, the S&P 500, the Nasdaq, ' +
+      'the dollar index, EUR/USD, oil, platinum and palladium. Bars whose close is missing upstream are dropped, never filled in. ' +
+      'Intraday intervals only reach back so far (1m about 8 days, 2m–90m about 60 days, hourly about 730 days): other combinations are refused with 400. ' +
+      'Cached per combination (intraday 60 s, daily 15 min, weekly and monthly 1 h); stale copy during an outage.',
+    tag: 'Series',
+    query: ChartQuery,
+    csv: CSV_TABLES.chart,
+    ok: { schema: Chart, description: 'The bars, ascending', example: chartExample },
+    errors: {
+      400: 'Invalid `symbol`, `range`, `interval` or `format` (with `valid`), a combination the upstream cannot serve, or a parameter given twice',
+      ...COMMON_ERRORS,
+      503: 'The upstream failed and no copy of this combination is cached',
+    },
+    cache: 'chart',
+    cacheIntraday: 'chartIntraday',
+  },
+  {
+    path: '/api/v1/reserves',
+    operationId: 'getReserves',
+    summary: 'Central-bank gold holdings by country',
+    description:
+      'Official gold holdings in metric tonnes for every country that reports a figure, ranked, with the month each figure is for. The live ' +
+      'monthly IMF series (IRFCL, via DBnomics) replaces a country’s figure where it is newer and gives the month-over-month change; the rest ' +
+      'comes from a real World Gold Council snapshot bundled with the release, which also serves whenever the live source fails ' +
+      '(`data_state.source` `snapshot`). Cached 24 h.',
+    tag: 'Reference',
+    ok: { schema: Reserves, description: 'The ranked table', example: reservesExample },
+    errors: { ...COMMON_ERRORS },
+    cache: 'reserves',
+  },
+];
+
+/** The first rows of a CSV answer, made from the recorded JSON example by the same code that serves CSV. */
+function csvSample(table: Table<never>, example: unknown): string {
+  return (
+    toCsv(table, example as never)
+      .split('\r\n')
+      .slice(0, 4)
+      .join('\r\n') + '\r\n'
+  );
+}
+
+/**
+ * A series operation's `.csv` twin (`/api/v1/history.csv`, `getHistoryCsv`): the answer of `format=csv`
+ * as an operation of its own. OpenAPI gives one path and method one operation, whatever the query, and
+ * generators type each operation by its JSON answer: only a separate path can be typed as text.
+ */
+function csvTwin(op: Operation & { csv: Table<never> }): Operation {
+  // The `format` parameter's own words for the columns (history names two tables, one per series).
+  const columns = (op.query?.shape.format?.meta() as { description?: string } | undefined)?.description?.replace(/^`csv`: /, '');
+  return {
+    ...op,
+    path: `${op.path}.csv`,
+    operationId: `${op.operationId}Csv`,
+    summary: `${op.summary}, as CSV`,
+    description:
+      `Always CSV: the answer of \`${op.path}?format=csv\` (the series is described there), with the same parameters, caching and JSON errors; ` +
+      'the freshness rides in the `X-Data-State` and `X-Updated-At` headers. `format` is not needed: when sent it must be `csv` or empty, anything else is a 400. ' +
+      `Columns: ${columns ?? `\`${op.csv.columns.join(',')}\``}; times ISO 8601 UTC.`,
+    ok: { schema: op.ok.schema, description: 'The header row, then one row per point', example: op.ok.example && csvSample(op.csv, op.ok.example) },
+    csvOnly: true,
+  };
+}
+
+/** Every REST operation, each series endpoint followed by its `.csv` twin. */
+export const OPERATIONS: Operation[] = BASE_OPERATIONS.flatMap((op) => (op.csv ? [op, csvTwin({ ...op, csv: op.csv })] : [op]));
+
+type Json = Record<string, unknown>;
+
+// Nested objects get names too, so a generated client has a type for each (named here, not in the
+// schema files: those stay plain shapes).
+const NESTED: [z.ZodType, string][] = [
+  [Spot.shape.xau, 'GoldPrice'],
+  [Spot.shape.karats, 'KaratPrices'],
+  [Spot.shape.sources.element, 'GoldSource'],
+  [unwrap(Spot.shape.debug), 'SpotDebug'],
+  [Intraday.shape.points.element, 'IntradayPoint'],
+  [History.shape.points.element, 'HistoryDay'],
+  [History.shape.ranges, 'HistoryRanges'],
+  [History.shape.ranges.shape.day, 'PriceRange'],
+  [Chart.shape.points.element, 'ChartBar'],
+];
+for (const [schema, id] of NESTED) if (!components.has(schema)) components.add(schema, { id });
+
+/** zod → JSON Schema for OpenAPI 3.1: named schemas by reference to the components, no draft headers. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const id = components.get(schema)?.id;
+  if (id && io === 'output') return { $ref: `#/components/schemas/${id}` };
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  return clean(out);
+}
+
+/** Drops `$schema`/`$id` and `additionalProperties: false`: v1 may add fields (additive changes only). */
+function clean<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(clean) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema' || k === '$id' || (k === 'additionalProperties' && v === false)) continue;
+    out[k] = clean(v);
+  }
+  return out as T;
+}
+
+function componentSchemas(): Json {
+  const all = z.toJSONSchema(components, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+    schemas: Json;
+  };
+  return clean(all.schemas);
+}
+
+/** `^(?:[oO][zZ]|…)?$`: the values in any letter case, or empty. */
+function anyCase(values: readonly string[]): string {
+  const letters = (v: string) =>
+    [...v]
+      .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+  return `^(?:${values.map(letters).join('|')})?$`;
+}
+
+const EMPTY = 'An empty value (`name=`) is the same as leaving the parameter out.';
+
+/**
+ * The query parameters as a request may spell them, which is wider than the parsed values: REST reads
+ * list values case-insensitively (`unit=OZ` is `oz`) and treats an empty value as absent
+ * (lib/http/query.ts). The canonical values come first, so generated clients still offer them.
+ */
+function parameters(query: z.ZodObject | undefined): Json[] {
+  if (!query) return [];
+  return Object.entries(query.shape).map(([name, field]) => {
+    const f = field as z.ZodType;
+    const parsed = jsonSchema(f, 'input');
+    const meta = (f.meta() ?? {}) as { description?: string; examples?: unknown[] };
+    const { default: dflt, examples, description, ...rest } = parsed as Json & { enum?: string[]; const?: string; type?: string };
+    const base = unwrap(f);
+    let schema: Json;
+    let rule = EMPTY.replace('name', name);
+    if (base instanceof z.ZodEnum) {
+      schema = { anyOf: [rest, { type: 'string', pattern: anyCase(rest.enum ?? []), description: 'The same values in any letter case, or empty' }] };
+      rule = `Case-insensitive: any letter case is read as lower case. ${rule}`;
+    } else if (base instanceof z.ZodLiteral) {
+      schema = { type: 'string', enum: [rest.const, ''] };
+    } else if (rest.type === 'string') {
+      schema = rest;
+    } else {
+      schema = { anyOf: [rest, { type: 'string', const: '', description: 'Empty: the default' }] };
+    }
+    return {
+      name,
+      in: 'query',
+      required: !f.safeParse(undefined).success,
+      description: `${meta.description ?? description ?? ''}. ${rule}`.replace(/^\. /, ''),
+      schema: { ...schema, ...(dflt !== undefined ? { default: dflt } : {}), ...(examples ? { examples } : {}) },
+      ...(meta.examples?.length ? { example: meta.examples[0] } : {}),
+    };
+  });
+}
+
+/** Both caching headers of a 200, from the same table the routes read. */
+function cachingHeaders(op: Operation): Json {
+  const n = CACHE_SECONDS[op.cache];
+  const m = op.cacheIntraday && CACHE_SECONDS[op.cacheIntraday];
+  const alt = (f: (s: number) => string) => (m ? ` (intraday intervals: \`${f(m)}\`)` : '');
+  return {
+    'Cache-Control': {
+      description: `For browsers: \`${browserCache(n)}\`${alt(browserCache)}.`,
+      schema: { type: 'string', example: browserCache(n) },
+    },
+    'CDN-Cache-Control': {
+      description:
+        `For shared caches (RFC 9213; a CDN reads it instead of Cache-Control): \`${sharedCache(n)}\`${alt(sharedCache)}. ` +
+        'A cached copy may read `fresh` in `data_state`, which describes the moment the answer was made: compare `updated_at` with the current time.',
+      schema: { type: 'string', example: sharedCache(n) },
+    },
+  };
+}
+
+export function openApiDocument(origin: string): Json {
+  const paths: Json = {};
+  for (const op of OPERATIONS) {
+    const content: Json = {};
+    if (!op.csvOnly) content['application/json'] = { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) };
+    const headers = cachingHeaders(op);
+    if (op.csv) {
+      const sample = op.csvOnly ? op.ok.example : op.ok.example && csvSample(op.csv, op.ok.example);
+      const header = `a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC`;
+      content['text/csv'] = {
+        schema: { type: 'string', description: op.csvOnly ? `CSV: ${header}` : `With format=csv: ${header}` },
+        ...(sample ? { example: sample } : {}),
+      };
+      const only = op.csvOnly ? '' : 'CSV only: ';
+      headers['X-Data-State'] = {
+        description: `${only}\`data_state.status\` of the series (fresh, stale or unavailable)`,
+        schema: { type: 'string' },
+      };
+      headers['X-Updated-At'] = {
+        description: op.csvOnly ? 'When the answer was generated (ISO 8601)' : 'CSV only: when the answer was generated (ISO 8601)',
+        schema: { type: 'string' },
+      };
+    }
+    const responses: Json = { 200: { description: op.ok.description, headers, content } };
+    // HEAD answers as GET would, headers only.
+    const headResponses: Json = { 200: { description: `${op.ok.description}: headers only`, headers } };
+    for (const [status, description] of Object.entries(op.errors)) {
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+      headResponses[status] = { description: `${description}: headers only` };
+    }
+    const params = parameters(op.query)
+      .filter((p) => !(op.csvOnly && p.name === 'format'))
+      .map((p) =>
+        p.name === 'format' && !op.csvOnly
+          ? {
+              ...p,
+              description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.`,
+            }
+          : p,
+      );
+    paths[op.path] = {
+      get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: params, responses },
+      head: {
+        operationId: op.operationId.replace(/^get/, 'head'),
+        summary: `${op.summary} (headers only)`,
+        description: `The headers \`GET ${op.path}\` would send, with no body: status, caching and content type.`,
+        tags: [op.tag],
+        parameters: params,
+        responses: headResponses,
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gold API',
+      version: API_VERSION,
+      summary: 'Free, keyless gold market data, honest about freshness',
+      description:
+        'Read-only REST API for gold market data. No key, no account, CORS open. A price is never simulated or invented: during an ' +
+        'upstream outage the last real price is served with `stale: true`; with none, the answer is 503 `unavailable`. Every response ' +
+        'carries `data_state` and `updated_at`. Prices are indicative mid-market reference rates, not tradable quotes. ' +
+        `Service build ${VERSION}.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Gold API', url: `${origin}/docs` },
+    },
+    servers: [{ url: origin }],
+    // No key, no account: no operation needs authentication.
+    security: [],
+    tags: [
+      { name: 'Prices', description: 'Live spot gold and silver in any currency and unit' },
+      { name: 'Series', description: 'Time series: the recorded intraday samples, daily history and OHLCV bars' },
+      { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country' },
+    ],
+    paths,
+    components: { schemas: componentSchemas() },
+  };
+}

@@ -1,0 +1,151 @@
+import { allBars } from '../prices/bars';
+import { toDataState } from '../sources/data-state';
+import { ApiError } from '../core/errors';
+import { sessionNow } from '../calendar/clock';
+import { daysBefore } from '../calendar/dates';
+import { Feed, type Sourced } from '../sources/freshness';
+import type { DataState } from '../schemas/common';
+import type { History, HistoryPoint, HistoryQuery } from '../schemas/history';
+import { StoreDownError } from '../store';
+import { unavailable, type Unavailable } from '../sources/unavailable';
+import { round } from '../reference/units';
+import { fetchChart, type Bar } from '../sources/upstream/chart';
+import { UpstreamError } from '../sources/upstream/fetch';
+
+// GET /api/v1/history: 5 years of daily gold from the COMEX front-month future GC=F (no keyless
+// source serves daily XAU/USD spot with true highs and lows), with the statistics of docs/contract.md.
+
+export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
+export const SPOT_HISTORY_SOURCE =
+  'Daily spot bars recorded by this service from the XAU/USD spot prices it served (open, high, low and close of each New York session), with any bars the operator imported';
+
+/** Trading date of a bar in the exchange's time zone. */
+function dateIn(timeZone: string): (t: number) => string {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  return (t) => f.format(new Date(t * 1000));
+}
+
+/**
+ * One point per trading date, oldest first. A session's last bar is stamped with its latest
+ * trade time, not the session start, so two bars can share a date: the later one wins.
+ */
+export function toDaily(bars: Bar[], timeZone = 'America/New_York'): HistoryPoint[] {
+  const date = dateIn(timeZone);
+  const byDate = new Map<string, HistoryPoint>();
+  for (const b of bars) byDate.set(date(b.t), { d: date(b.t), c: b.c, h: b.h, l: b.l });
+  return [...byDate.values()].sort((a, b) => (a.d < b.d ? -1 : 1));
+}
+
+type Stats = Pick<History, 'high_52w' | 'low_52w' | 'ranges' | 'return_ytd_pct' | 'return_1y_pct'>;
+
+/** 52-week high/low, trailing ranges and returns, counted back from the latest point; from unrounded points, rounded once on output. */
+export function historyStats(points: HistoryPoint[]): Stats {
+  const last = points[points.length - 1];
+  const span = (days: number) => {
+    if (!last) return { low: null, high: null };
+    const from = daysBefore(last.d, days);
+    const within = points.filter((p) => p.d >= from);
+    return { low: round(Math.min(...within.map((p) => p.l)), 2), high: round(Math.max(...within.map((p) => p.h)), 2) };
+  };
+  const pct = (base: HistoryPoint | undefined) => (last && base ? round((last.c / base.c - 1) * 100, 2) : null);
+  const year = span(365);
+  const prevYearEnd = last ? points.filter((p) => p.d < `${last.d.slice(0, 4)}-01-01`).pop() : undefined;
+  const yearAgo = last ? points.filter((p) => p.d <= daysBefore(last.d, 365)).pop() : undefined;
+  return {
+    high_52w: year.high,
+    low_52w: year.low,
+    ranges: { day: last ? { low: round(last.l, 2), high: round(last.h, 2) } : { low: null, high: null }, week: span(7), month: span(30), year },
+    return_ytd_pct: pct(prevYearEnd),
+    return_1y_pct: pct(yearAgo),
+  };
+}
+
+async function fetchHistory(): Promise<Sourced<HistoryPoint[]>> {
+  const { bars, meta } = await fetchChart('GC=F', '5y', '1d');
+  const points = toDaily(bars, meta.timezone ?? 'America/New_York');
+  if (points.length < 2) throw new UpstreamError('Yahoo Finance', 'no daily bars');
+  const fetchedAt = Date.now();
+  return { value: points, asOf: Math.min(bars[bars.length - 1].t * 1000, fetchedAt), fetchedAt };
+}
+
+const feed = new Feed<HistoryPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
+
+type Series = Omit<History, 'data_state' | 'updated_at'>;
+
+/** The rounded points and statistics of one fetched series, computed once per fetch. */
+let computed: { from: HistoryPoint[]; series: Series } | null = null;
+function series(points: HistoryPoint[]): Series {
+  if (computed?.from !== points) {
+    const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
+    computed = {
+      from: points,
+      series: { symbol: 'XAUUSD', interval: 'daily', source: HISTORY_SOURCE, points: rounded, count: rounded.length, ...historyStats(points) },
+    };
+  }
+  return computed.series;
+}
+
+/** The history answer for a query: the futures series (default) or the spot bars, whole or the one point of `date`. */
+export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<History | Unavailable> {
+  const full = query.series === 'spot' ? await getSpotHistory() : await getHistory();
+  if (!query.date || 'error' in full) return full;
+  const points = full.points.filter((p) => p.d === query.date);
+  if (!points.length) {
+    throw new ApiError(404, `No ${query.series === 'spot' ? 'spot' : 'futures'} point dated ${query.date}`, { data_state: full.data_state });
+  }
+  return { ...full, points, count: points.length };
+}
+
+/** A latest spot bar within this many days of the current session keeps the series fresh (a long weekend). */
+const SPOT_FRESH_DAYS = 4;
+
+/** The daily spot series: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
+export async function getSpotHistory(): Promise<History> {
+  const now = Date.now();
+  const today = sessionNow(now).date;
+  let bars;
+  try {
+    bars = await allBars('gold', today);
+  } catch (err) {
+    if (err instanceof StoreDownError) throw new ApiError(503, 'Daily spot bars unavailable: the store is not answering. Retry shortly.');
+    throw err;
+  }
+  const points: HistoryPoint[] = bars.map((b) => ({ d: b.d, o: b.o, c: b.c, h: b.h, l: b.l, origin: b.origin }));
+  const last = bars[bars.length - 1];
+  let data_state: DataState;
+  if (!last) data_state = { status: 'unavailable', as_of: null, source: null, age_seconds: null };
+  else {
+    // A recorded bar is as of its last observation; an imported one as of its session's close (17:00 New York, about 22:00 UTC).
+    const asOf = last.t1 || Date.parse(`${last.d}T22:00:00Z`);
+    const fresh = last.d >= daysBefore(today, SPOT_FRESH_DAYS);
+    data_state = toDataState({ status: fresh ? 'fresh' : 'stale', asOf: Math.min(asOf, now), source: 'cache' }, now);
+  }
+  return {
+    symbol: 'XAUUSD',
+    interval: 'daily',
+    source: SPOT_HISTORY_SOURCE,
+    points: points.map((p) => ({ d: p.d, o: round(p.o!, 2), c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2), origin: p.origin })),
+    count: points.length,
+    ...historyStats(points),
+    data_state,
+    updated_at: new Date(now).toISOString(),
+  };
+}
+
+export async function getHistory(): Promise<History | Unavailable> {
+  const reading = await feed.read();
+  const now = Date.now();
+  const data_state = toDataState(reading, now);
+  if (!reading.value) {
+    return unavailable(
+      `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`,
+      data_state,
+      now,
+    );
+  }
+  return { ...series(reading.value), data_state, updated_at: new Date(now).toISOString() };
+}
+
+export async function historyState(): Promise<DataState> {
+  return toDataState(await feed.peek());
+}

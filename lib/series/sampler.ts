@@ -1,0 +1,64 @@
+import { config } from '../core/config';
+import { marketNow } from '../calendar/clock';
+import { METALS, type IntradaySymbol } from '../reference/metals';
+import { servedPrice } from '../prices/served-price';
+import { getStore, StoreDownError } from '../store';
+
+// The recorder behind /api/v1/intraday: the current spot of every served metal into the store, at most
+// one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
+// instances never duplicate), points older than 14 days trimmed. Only fresh, real prices are
+// recorded: during an outage nothing is written (a stale price is not a new sample). The price is the
+// one spot serves, whichever source gave it. While the market is closed nothing is recorded: the price
+// does not move, and a flat line of repeats would pass for trading that did not happen.
+
+export const RETENTION_S = 14 * 24 * 3600;
+export type SampleSymbol = IntradaySymbol;
+/** The store key of each metal's series. */
+export const SERIES = Object.fromEntries(METALS.map((m) => [m.intraday, `intraday:${m.intraday}`])) as Record<SampleSymbol, string>;
+
+export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable' | 'market closed';
+
+export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
+  if (marketNow(nowMs).status === 'closed')
+    return Object.fromEntries(METALS.map((m) => [m.intraday, 'market closed'])) as Record<SampleSymbol, SampleOutcome>;
+  const interval = config.sampleIntervalS();
+  const t = Math.floor(nowMs / 1000);
+  const bucket = Math.floor(t / interval);
+  const store = getStore();
+  const result = {} as Record<SampleSymbol, SampleOutcome>;
+  await Promise.all(
+    METALS.map(async ({ id, intraday: symbol }) => {
+      const { reading } = await servedPrice(id);
+      if (reading.status !== 'fresh' || reading.value === null) {
+        result[symbol] = 'no fresh price';
+        return;
+      }
+      // Claim only with a real price in hand, so a failed fetch never burns the bucket.
+      if (!(await store.claim(`sample:${symbol}:${interval}:${bucket}`, interval * 2))) {
+        result[symbol] = 'bucket already sampled';
+        return;
+      }
+      try {
+        await store.addPoint(SERIES[symbol], { t, p: reading.value });
+        await store.trim(SERIES[symbol], t - RETENTION_S);
+        result[symbol] = 'recorded';
+      } catch (err) {
+        // KV down: the store has logged its outage once; the point is lost, never made up later.
+        if (!(err instanceof StoreDownError)) throw err;
+        result[symbol] = 'store unavailable';
+      }
+    }),
+  );
+  return result;
+}
+
+let timer: NodeJS.Timeout | null = null;
+
+/** The self-hosted trigger: a sample soon after boot, then every SAMPLE_INTERVAL_S (off with SAMPLER=off). */
+export function startSampler(): void {
+  if (timer || !config.samplerEnabled()) return;
+  const run = () => sampleOnce().catch((err) => console.warn(`[sampler] failed: ${err instanceof Error ? err.message : String(err)}`));
+  timer = setInterval(run, config.sampleIntervalS() * 1000);
+  timer.unref();
+  setTimeout(run, 1000).unref();
+}

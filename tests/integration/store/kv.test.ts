@@ -1,0 +1,287 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '@/lib/schemas/common';
+import { Spot } from '@/lib/schemas/spot';
+import { App } from '../../support/app';
+import { sleep } from '../../support/expect';
+import { inOneRateWindow, windowStart } from '../../support/rate-window';
+import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from '../../support/market';
+import { call, rpc } from '../../support/mcp';
+import { RedisServer, UpstashBridge } from '../../support/upstash-bridge';
+
+// Distributed mode: two `node server.mjs` instances sharing one KV (a real redis-server behind the
+// Upstash REST bridge), and what each does when KV stops or hangs mid-run.
+
+const gold = fixture('goldapi-price-XAU.json');
+const goldLater = fixture('goldapi-price-XAU-2026-09-03.json');
+const goldAsOf = new Date(gold.updatedAt).toISOString();
+const KV_TIMEOUT_MS = 1500;
+/** Past the 1 s test TTL and the 1 s pause after a failed upstream call. */
+const PAST_TTL = 1200;
+
+let redis: RedisServer;
+let bridge: UpstashBridge;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  bridge = await UpstashBridge.start(redis.url);
+});
+afterAll(async () => {
+  await bridge?.close();
+  await redis?.stop();
+});
+
+const running: (App | FakeUpstream)[] = [];
+afterEach(async () => {
+  for (const x of running.splice(0).reverse()) await (x instanceof App ? x.stop() : x.close());
+  bridge.hang(false);
+  await bridge.restart();
+});
+
+/** A fake upstream and `n` instances on one KV key space (a fresh prefix), with `env` on top. */
+async function cluster(n: number, env: Record<string, string> = {}) {
+  const fake = await FakeUpstream.start();
+  // One spot source is enough to follow prices through KV; the quotes feed stays away.
+  fake.set('quotes', { mode: 'refuse' });
+  running.push(fake);
+  const shared = { ...fake.env(), ...bridge.env(), KV_TIMEOUT_MS: String(KV_TIMEOUT_MS), ...marketClockAt(OPEN_DAY), ...env };
+  const apps = await Promise.all(Array.from({ length: n }, () => App.start({ env: shared })));
+  running.push(...apps);
+  return { fake, apps, env: shared };
+}
+
+async function timedJson(app: App, path: string) {
+  const t0 = performance.now();
+  const r = await app.json(path);
+  return { ...r, ms: performance.now() - t0 };
+}
+
+async function timedRpc(app: App, body: unknown) {
+  const t0 = performance.now();
+  const r = await rpc(app, body);
+  return { ...r, ms: performance.now() - t0 };
+}
+
+/** Polls the debug output until the instance reports `store` (each poll also lets it probe KV). */
+async function untilStore(app: App, want: string, ms = 6000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const r = await app.json('/api/v1/spot?compact=1&debug=1');
+    if (r.body.debug?.store === want) return;
+    if (Date.now() > deadline) throw new Error(`store still ${r.body.debug?.store ?? `HTTP ${r.status}`}, wanted ${want}`);
+    await sleep(200);
+  }
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('two instances on one KV', () => {
+  it('KV down: the cron route says the store is unavailable, records nothing later, and answers no 500', async () => {
+    const SECRET = 'kv-cron-secret';
+    const { apps } = await cluster(1, { CRON_SECRET: SECRET, SAMPLE_INTERVAL_S: '3600' });
+    const [a] = apps;
+    await bridge.stop();
+    const r = await a.json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } });
+    expect(r.status).toBe(200);
+    expect(r.body.samples).toEqual({ xau: 'store unavailable', xag: 'store unavailable', xpt: 'store unavailable', xpd: 'store unavailable' });
+    expect(r.body.data_state.status).toBe('unavailable');
+    // The series itself cannot be read while KV is down: an honest 503, not an empty series.
+    const series = await a.json('/api/v1/intraday');
+    expect(series.status).toBe(503);
+    expect(series.body.error).toMatch(/store/);
+    await bridge.restart();
+    await untilStore(a, 'kv');
+    expect((await a.json('/api/v1/intraday')).body.count).toBe(0);
+  });
+
+  it('both samplers and the cron route together write exactly one point per symbol per bucket', async () => {
+    const SECRET = 'kv-cron-secret';
+    const { apps } = await cluster(2, { SAMPLER: 'on', SAMPLE_INTERVAL_S: '2', CACHE_TTL_S: '1', CRON_SECRET: SECRET });
+    const [a, b] = apps;
+    // Hammer the cron route on both instances while both in-process samplers run.
+    const until = Date.now() + 7000;
+    while (Date.now() < until) {
+      const r = await Promise.all([a, b, a, b].map((x) => x.json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } })));
+      expect(r.every((x) => x.status === 200)).toBe(true);
+      await sleep(300);
+    }
+    for (const symbol of ['xau', 'xag']) {
+      const fromA = await a.json(`/api/v1/intraday?symbol=${symbol}&hours=1`);
+      const fromB = await b.json(`/api/v1/intraday?symbol=${symbol}&hours=1`);
+      expect(fromB.body.points).toEqual(fromA.body.points);
+      const buckets = fromA.body.points.map((p: { t: number }) => Math.floor(p.t / 2));
+      expect(fromA.body.count).toBeGreaterThanOrEqual(3);
+      expect(new Set(buckets).size, symbol).toBe(fromA.body.count);
+    }
+  });
+
+  it("a price fetched by A is B's stale fallback when the upstream goes down", async () => {
+    const { fake, apps } = await cluster(2, { CACHE_TTL_S: '1' });
+    const [a, b] = apps;
+    const fromA = await a.json('/api/v1/spot?compact=1&debug=1');
+    expect(fromA.status).toBe(200);
+    expect(fromA.body).toMatchObject({ spot_usd_oz: gold.price, data_state: { status: 'fresh', source: 'upstream' } });
+    expect(fromA.body.debug).toMatchObject({ store: 'kv', store_degraded_since: null });
+    expect(fake.calls.gold).toBe(1);
+
+    fake.set('gold', { mode: 'refuse' });
+    await sleep(PAST_TTL);
+    const fromB = await b.json('/api/v1/spot?compact=1&currency=EUR&debug=1');
+    expect(fromB.status).toBe(200);
+    Spot.parse(fromB.body);
+    // B's only upstream call failed: the price it serves is the one A fetched, from KV.
+    expect(fake.calls.gold).toBe(2);
+    expect(fromB.body).toMatchObject({ stale: true, spot_usd_oz: gold.price, price_as_of: goldAsOf });
+    expect(fromB.body.data_state).toMatchObject({ status: 'stale', source: 'cache', as_of: goldAsOf });
+    expect(fromB.body.debug.store).toBe('kv');
+  });
+
+  it('within the TTL, B serves the price A fetched as fresh without calling the upstream', async () => {
+    const { fake, apps } = await cluster(2, { CACHE_TTL_S: '30' });
+    const [a, b] = apps;
+    expect((await a.json('/api/v1/spot?compact=1')).body.data_state.source).toBe('upstream');
+    const fromB = await b.json('/api/v1/spot?compact=1');
+    expect(fromB.body).toMatchObject({ spot_usd_oz: gold.price, data_state: { status: 'fresh', source: 'cache' } });
+    expect(fake.calls.gold).toBe(1);
+  });
+
+  it('the 121st MCP request in a rate window is refused whichever instance receives it', async () => {
+    // 6 s fits the burst on a quiet machine; a loaded one gets 20 s (tests/support/rate-window.ts).
+    await inOneRateWindow([6, 20], async (win) => {
+      const { apps } = await cluster(2, { MCP_RATE_WINDOW_S: String(win) });
+      const [a, b] = apps;
+      const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+      const inWindow = await windowStart(win);
+      const statuses: number[] = [];
+      for (let i = 0; i < 120; i += 20) {
+        // 10 to each instance per batch: each alone sees 60, well under its limit of 120.
+        const batch = await Promise.all(Array.from({ length: 20 }, (_, j) => rpc(j % 2 ? a : b, list)));
+        statuses.push(...batch.map((r) => r.status));
+      }
+      const overs = [await rpc(a, list), await rpc(b, list)];
+      if (!inWindow()) {
+        for (const app of apps) await app.stop();
+        return 'crossed';
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+      for (const over of overs) {
+        expect(over.status).toBe(429);
+        expect(over.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+        const retry = Number(over.headers.get('retry-after'));
+        expect(retry).toBeGreaterThanOrEqual(1);
+        expect(retry).toBeLessThanOrEqual(win);
+      }
+      return 'done';
+    });
+  }, 120_000);
+});
+
+describe('KV outage mid-run', () => {
+  it('stopped then hanging KV: every answer honest and in time, no 500s, one log line per outage, shared state resumes', async () => {
+    const { fake, apps, env } = await cluster(2, { CACHE_TTL_S: '1', MCP_RATE_WINDOW_S: '1' });
+    const [a, b] = apps;
+    // An answer may wait on one KV timeout, never on two: below twice the timeout, with the rest as
+    // room for a loaded 2-core machine.
+    const bound = 2 * KV_TIMEOUT_MS - 100;
+    const statuses: number[] = [];
+    const spot = async (app: App, query = 'compact=1&debug=1') => {
+      const r = await timedJson(app, `/api/v1/spot?${query}`);
+      statuses.push(r.status);
+      expect(r.ms, `spot took ${r.ms.toFixed(0)} ms`).toBeLessThan(bound);
+      return r;
+    };
+    const mcp = async (app: App) => {
+      const r = await timedRpc(app, call('get_gold_price', { currency: 'EUR' }));
+      statuses.push(r.status);
+      expect(r.ms, `mcp took ${r.ms.toFixed(0)} ms`).toBeLessThan(bound);
+      expect(r.status).toBe(200);
+      expect(r.json.result.isError).toBeFalsy();
+      return r.json.result;
+    };
+
+    // Before any outage, untimed: a route's first answer includes loading it, which is not what is measured.
+    expect((await a.json('/api/v1/spot?compact=1&debug=1')).body.data_state.source).toBe('upstream');
+    expect((await b.json('/api/v1/spot?compact=1&debug=1')).body.debug.store).toBe('kv');
+    for (const app of [a, b]) expect((await rpc(app, call('get_gold_price', { currency: 'EUR' }))).status).toBe(200);
+
+    // 1. KV refuses connections. The upstream is up: answers are fresh from it.
+    await bridge.stop();
+    for (let i = 0; i < 3; i++) {
+      await sleep(PAST_TTL);
+      for (const app of [a, b]) {
+        const r = await spot(app);
+        expect(r.status).toBe(200);
+        expect(r.body).toMatchObject({ spot_usd_oz: gold.price, data_state: { status: 'fresh', source: 'upstream' } });
+        expect(r.body.debug.store).toBe('kv-degraded');
+        expect(Date.parse(r.body.debug.store_degraded_since)).toBeLessThanOrEqual(Date.parse(r.body.updated_at));
+        expect((await mcp(app)).structuredContent.data_state.status).toBe('fresh');
+      }
+    }
+
+    // The upstream goes down too: each instance serves the last real price it holds, flagged stale.
+    fake.set('gold', { mode: 'refuse' });
+    await sleep(PAST_TTL);
+    for (const app of [a, b]) {
+      const r = await spot(app);
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ stale: true, spot_usd_oz: gold.price, data_state: { status: 'stale', as_of: goldAsOf } });
+      const result = await mcp(app);
+      expect(result.structuredContent.data_state.status).toBe('stale');
+      expect(result.content[0].text).toMatch(/STALE/);
+    }
+    // A new instance during the outage has never seen a price and cannot reach KV: an honest 503.
+    const c = await App.start({ env });
+    running.push(c);
+    const fromC = await spot(c, 'compact=1');
+    expect(fromC.status).toBe(503);
+    ErrorBody.parse(fromC.body);
+    expect(fromC.body.data_state).toEqual({ status: 'unavailable', as_of: null, source: null, age_seconds: null });
+    const cTool = await mcp(c);
+    expect(cTool.structuredContent.data_state.status).toBe('unavailable');
+    await c.stop();
+
+    // 2. KV back: each instance notices by itself, and state written by A after recovery reaches B.
+    await bridge.restart();
+    await untilStore(a, 'kv');
+    await untilStore(b, 'kv');
+    fake.reset().set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' }).set('quotes', { mode: 'refuse' });
+    await sleep(PAST_TTL);
+    expect((await spot(a)).body).toMatchObject({ spot_usd_oz: goldLater.price, data_state: { status: 'fresh', source: 'upstream' } });
+    fake.set('gold', { mode: 'refuse' });
+    await sleep(PAST_TTL);
+    const bCalls = fake.calls.gold;
+    const fromB = await spot(b);
+    // B never fetched this price: it failed to reach the upstream and read A's price from KV.
+    expect(fake.calls.gold).toBe(bCalls + 1);
+    expect(fromB.body).toMatchObject({
+      stale: true,
+      spot_usd_oz: goldLater.price,
+      data_state: { status: 'stale', as_of: new Date(goldLater.updatedAt).toISOString() },
+    });
+
+    // 3. KV hangs: the first call waits at most the timeout, then every call fails at once.
+    fake.reset();
+    bridge.hang();
+    await sleep(PAST_TTL);
+    for (let i = 0; i < 3; i++) {
+      for (const app of [a, b]) {
+        const r = await spot(app);
+        expect(r.status).toBe(200);
+        expect(r.body.data_state.status).toBe('fresh');
+        expect(r.body.debug.store).toBe('kv-degraded');
+        await mcp(app);
+      }
+      await sleep(PAST_TTL);
+    }
+    bridge.hang(false);
+    await untilStore(a, 'kv');
+    await untilStore(b, 'kv');
+
+    expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
+    for (const app of [a, b]) {
+      // Two outages, each logged once when it began and once when it ended; no per-request lines.
+      expect(count(app.output, 'KV unavailable'), app.output).toBe(2);
+      expect(count(app.output, 'KV answering again'), app.output).toBe(2);
+      expect(app.output).not.toMatch(/\[store\] (read|save) /);
+    }
+  });
+});

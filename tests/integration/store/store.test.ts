@@ -1,0 +1,177 @@
+import crypto from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { openKvStore } from '@/lib/store/kv';
+import { StoreDownError, type Store } from '@/lib/store';
+import { sleep } from '../../support/expect';
+import { storeContract, type Backend } from '../../support/store-contract';
+import { RedisServer, UpstashBridge } from '../../support/upstash-bridge';
+
+// The KV backend runs against a real redis-server through the Upstash REST bridge, so the real
+// @upstash/redis client is exercised end to end.
+let redis: RedisServer;
+let bridge: UpstashBridge;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  bridge = await UpstashBridge.start(redis.url);
+});
+afterAll(async () => {
+  await bridge?.close();
+  await redis?.stop();
+});
+
+/** Vercel KV over the bridge, with a random key prefix so every test starts from an empty store. */
+function kv(): Backend {
+  const prefix = `store-test-${crypto.randomBytes(6).toString('hex')}:`;
+  const open = () => openKvStore({ url: bridge.url, token: bridge.token, prefix, timeoutMs: 1000 });
+  return { open, reopen: open };
+}
+
+storeContract('kv', kv);
+
+// Stores opened by the outage tests, closed after each.
+const opened: Store[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+describe('kv store: outages', () => {
+  // A bridge of its own, so stopping it leaves the contract suite alone; a short timeout keeps the file quick.
+  const TIMEOUT_MS = 800;
+  // Bounds with room for a loaded test machine that still tell the behaviours apart: a call that
+  // waits on KV once ends before twice the timeout; one that does not wait at all, well before one.
+  const ONE_TIMEOUT_MS = TIMEOUT_MS * 2 - 100;
+  const NO_WAIT_MS = TIMEOUT_MS / 4;
+  let b: UpstashBridge;
+  let warn: MockInstance<typeof console.warn> | undefined;
+  beforeAll(async () => {
+    b = await UpstashBridge.start(redis.url);
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+  afterEach(async () => {
+    b.hang(false);
+    await b.restart();
+    warn?.mockRestore();
+  });
+  const open = (prefix: string, token = b.token) => {
+    const s = openKvStore({ url: b.url, token, prefix, timeoutMs: TIMEOUT_MS });
+    opened.push(s);
+    return s;
+  };
+  const logged = (text: string) => warn!.mock.calls.filter((c) => String(c[0]).includes(text)).length;
+  async function timed<R>(p: Promise<R>): Promise<{ ms: number; result?: R; error?: unknown }> {
+    const t0 = performance.now();
+    try {
+      const result = await p;
+      return { ms: performance.now() - t0, result };
+    } catch (error) {
+      return { ms: performance.now() - t0, error };
+    }
+  }
+  async function until(cond: () => boolean, ms = 4000) {
+    const deadline = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await sleep(50);
+    }
+  }
+
+  it('KV stopped: reads fail fast, claims and counters go on per instance, one log line, recovery by itself', async () => {
+    const prefix = `outage-${crypto.randomBytes(4).toString('hex')}:`;
+    const a = open(prefix);
+    const other = open(prefix);
+    await a.set('last:gold', { value: 4392 });
+    expect(await a.incr('rl:ip', 60)).toBe(1);
+    expect(a.health?.()).toEqual({ degraded: false, since: null, reason: null });
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+
+    await b.stop();
+    const first = await timed(a.get('last:gold'));
+    expect(first.error).toBeInstanceOf(StoreDownError);
+    expect(first.ms).toBeLessThan(ONE_TIMEOUT_MS);
+    const h = a.health!();
+    expect(h.degraded).toBe(true);
+    expect(h.since).toBeGreaterThan(Date.now() - 5000);
+    expect(h.reason).toMatch(/ECONNREFUSED|fetch failed/);
+    // While degraded nothing waits on KV and nothing more is logged.
+    for (let i = 0; i < 20; i++) {
+      const r = await timed(a.get('last:gold'));
+      expect(r.error).toBeInstanceOf(StoreDownError);
+      expect(r.ms).toBeLessThan(NO_WAIT_MS);
+    }
+    await expect(a.set('x', 1)).rejects.toBeInstanceOf(StoreDownError);
+    await expect(a.range('s', 0, 10)).rejects.toBeInstanceOf(StoreDownError);
+    // Claims and counters: this instance's memory, starting afresh (the KV count of 1 is out of reach).
+    expect(await a.claim('sample:xau:1', 60)).toBe(true);
+    expect(await a.claim('sample:xau:1', 60)).toBe(false);
+    expect(await a.incr('rl:ip', 60)).toBe(1);
+    expect(await a.incr('rl:ip', 60)).toBe(2);
+    // Another instance cut off too claims the same bucket: duplicates are possible only during an outage.
+    expect(await other.claim('sample:xau:1', 60)).toBe(true);
+    expect(logged('KV unavailable')).toBe(2);
+
+    await b.restart();
+    await until(() => !a.health!().degraded);
+    expect(await a.get('last:gold')).toEqual({ value: 4392 });
+    // Shared counting resumes where KV left it; the memory counts are dropped.
+    expect(await a.incr('rl:ip', 60)).toBe(2);
+    expect(await a.claim('sample:xau:1', 60)).toBe(true);
+    expect(logged('KV answering again')).toBe(1);
+    expect(logged('KV unavailable')).toBe(2);
+  });
+
+  it('KV hanging: a call gives up within the timeout, later calls fail at once, and it recovers', async () => {
+    const a = open(`hang-${crypto.randomBytes(4).toString('hex')}:`);
+    await a.set('k', 'v');
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    b.hang();
+    const [get, incr] = await Promise.all([timed(a.get('k')), timed(a.incr('rl', 60))]);
+    expect(get.error).toBeInstanceOf(StoreDownError);
+    expect(get.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
+    expect(get.ms).toBeLessThan(ONE_TIMEOUT_MS);
+    expect(incr.result).toBe(1);
+    expect(incr.ms).toBeLessThan(ONE_TIMEOUT_MS);
+    for (let i = 0; i < 10; i++) expect((await timed(a.claim(`c${i}`, 60))).ms).toBeLessThan(NO_WAIT_MS);
+    expect(a.health!().reason).toBe('timed out');
+    expect(logged('KV unavailable')).toBe(1);
+    b.hang(false);
+    await until(() => !a.health!().degraded);
+    expect(await a.get('k')).toBe('v');
+  });
+
+  it('a wrong token counts as KV down: StoreDownError for reads, memory for counters', async () => {
+    const a = open(`token-${crypto.randomBytes(4).toString('hex')}:`, 'not-the-token');
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(a.get('k')).rejects.toBeInstanceOf(StoreDownError);
+    expect(await a.incr('rl', 60)).toBe(1);
+    expect(a.health!()).toMatchObject({ degraded: true, reason: expect.stringMatching(/Unauthorized/) });
+    // The probe keeps being refused: still degraded, still one log line.
+    await sleep(1100);
+    a.health!();
+    await sleep(200);
+    expect(a.health!().degraded).toBe(true);
+    expect(logged('KV unavailable')).toBe(1);
+  });
+
+  it('an unusable KV URL is a degraded store, not a crash', async () => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const a = openKvStore({ url: 'kv.example without scheme', token: 't', prefix: 'x:', timeoutMs: TIMEOUT_MS });
+    opened.push(a);
+    await expect(a.get('k')).rejects.toBeInstanceOf(StoreDownError);
+    expect(await a.claim('c', 60)).toBe(true);
+    expect(a.health!()).toMatchObject({ degraded: true, reason: expect.stringMatching(/unusable KV_REST_API_URL/) });
+    expect(logged('KV unavailable')).toBe(1);
+  });
+
+  it('key prefixes keep deployments apart', async () => {
+    const one = open(`p1-${crypto.randomBytes(4).toString('hex')}:`);
+    const two = open(`p2-${crypto.randomBytes(4).toString('hex')}:`);
+    await one.set('last:gold', 1);
+    expect(await two.get('last:gold')).toBeNull();
+    expect(await one.claim('c', 60)).toBe(true);
+    expect(await two.claim('c', 60)).toBe(true);
+    await one.addPoint('s', { t: 1, p: 1 });
+    expect(await two.range('s', 0, 10)).toEqual([]);
+  });
+});

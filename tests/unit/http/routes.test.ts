@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as chartCsv from '@/app/api/v1/chart.csv/route';
+import * as chart from '@/app/api/v1/chart/route';
+import * as historyCsv from '@/app/api/v1/history.csv/route';
+import * as intradayCsv from '@/app/api/v1/intraday.csv/route';
+import * as intraday from '@/app/api/v1/intraday/route';
+import * as spot from '@/app/api/v1/spot/route';
+import { ErrorBody } from '@/lib/schemas/common';
+import { Spot } from '@/lib/schemas/spot';
+import { checkContract } from '../../support/contract';
+import { sleep } from '../../support/expect';
+import { FakeUpstream, fixture } from '../../support/fake-upstream';
+
+// The REST route handlers called in process, Request in, Response out: no build and no server.
+// Every upstream is the fake (recorded real bodies); the store is a fresh embedded one.
+
+const gold = fixture('goldapi-price-XAU.json');
+const fx = fixture('er-api-latest-USD.json');
+
+let fake: FakeUpstream;
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  // The service reads its environment lazily, so this is in place before the first call.
+  for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
+  vi.stubEnv('DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-routes-')));
+  vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
+  vi.stubEnv('CACHE_TTL_S', '1');
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await fake?.close();
+});
+
+type Handler = (req: Request) => Promise<Response>;
+
+/** Calls `handler` with a request for `pathAndQuery`; the JSON body is checked against the OpenAPI document, as over HTTP. */
+async function call(handler: Handler, pathAndQuery: string, init?: RequestInit) {
+  const res = await handler(new Request(`http://t${pathAndQuery}`, init));
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : null;
+  if (body !== null) checkContract(pathAndQuery, res.status, body);
+  return { status: res.status, body, headers: res.headers };
+}
+
+function expectError(r: Awaited<ReturnType<typeof call>>, status: number) {
+  expect(r.status).toBe(status);
+  ErrorBody.parse(r.body);
+  expect(r.headers.get('cache-control')).toBe('no-store');
+  expect(r.headers.get('access-control-allow-origin')).toBe('*');
+}
+
+describe('spot route', () => {
+  it('gold never seen and both its sources down: 503 unavailable, no price', async () => {
+    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
+    const r = await call(spot.GET, '/api/v1/spot');
+    expectError(r, 503);
+    expect(r.body.data_state.status).toBe('unavailable');
+    expect(r.body).not.toHaveProperty('spot_usd_oz');
+    fake.reset();
+    // Past the pause before a failed upstream is asked again.
+    await sleep(1200);
+  });
+
+  it('200 from the recorded upstream bodies', async () => {
+    fake.resetCalls();
+    const r = await call(spot.GET, '/api/v1/spot?compact=1');
+    expect(r.status).toBe(200);
+    Spot.parse(r.body);
+    expect(r.body.spot_usd_oz).toBe(gold.price);
+    expect(r.body.data_state).toMatchObject({ status: 'fresh', source: 'upstream', as_of: new Date(gold.updatedAt).toISOString() });
+    expect(r.body).not.toHaveProperty('fx_rates');
+    // CACHE_TTL_S=1 (set above) shortens every cache lifetime, the headers' included.
+    expect(r.headers.get('cache-control')).toBe('public, max-age=1');
+    expect(r.headers.get('cdn-cache-control')).toBe('max-age=1, stale-while-revalidate=1');
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(fake.calls.gold).toBe(1);
+  });
+
+  it('HEAD answers like GET without a body', async () => {
+    const res = await spot.GET(new Request('http://t/api/v1/spot', { method: 'HEAD' }));
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('an unknown currency is 400 with every supported code', async () => {
+    const r = await call(spot.GET, '/api/v1/spot?currency=XYZ');
+    expectError(r, 400);
+    expect(r.body.error).toBe('Unsupported currency: XYZ');
+    expect([...r.body.supported].sort()).toEqual(Object.keys(fx.rates).sort());
+  });
+
+  it('a bad unit is 400 naming the valid units', async () => {
+    const r = await call(spot.GET, '/api/v1/spot?unit=xyz');
+    expectError(r, 400);
+    expect(r.body.error).toBe('Unsupported unit: xyz. Valid values: oz, gram, kg, tola, tael, baht');
+  });
+
+  it('a repeated parameter is 400', async () => {
+    const r = await call(spot.GET, '/api/v1/spot?unit=oz&unit=gram');
+    expectError(r, 400);
+    expect(r.body.error).toMatch(/unit/);
+  });
+
+  it('a query string over 2048 characters is 414', async () => {
+    expectError(await call(spot.GET, `/api/v1/spot?pad=${'a'.repeat(2048)}`), 414);
+  });
+
+  it('other methods are 405 with Allow, still carrying data_state', async () => {
+    for (const [name, handler] of [
+      ['POST', spot.POST],
+      ['PUT', spot.PUT],
+      ['PATCH', spot.PATCH],
+      ['DELETE', spot.DELETE],
+    ] as const) {
+      const r = await call(handler, '/api/v1/spot', { method: name, body: name === 'DELETE' ? undefined : '{}' });
+      expectError(r, 405);
+      expect(r.body.error, name).toBe('Method not allowed');
+      expect(r.headers.get('allow'), name).toBe('GET, HEAD, OPTIONS');
+      expect(r.body.data_state.status, name).toBe('fresh');
+    }
+  });
+
+  it('OPTIONS is a 204 CORS preflight allowing the requested headers', async () => {
+    const res = await spot.OPTIONS(
+      new Request('http://t/api/v1/spot', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-custom' },
+      }),
+    );
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe('x-custom');
+    expect(await res.text()).toBe('');
+  });
+});
+
+describe('intraday route', () => {
+  it('invalid hours and symbol are 400 with the valid values', async () => {
+    for (const q of ['hours=0', 'hours=49', 'hours=1.5', 'hours=abc', 'symbol=btc', 'symbol=../x']) {
+      const r = await call(intraday.GET, `/api/v1/intraday?${q}`);
+      expectError(r, 400);
+      expect(r.body.error, q).toMatch(/^Invalid (hours|symbol)/);
+      expect(r.body.valid.length, q).toBeGreaterThan(1);
+    }
+    expectError(await call(intraday.GET, '/api/v1/intraday?hours=1&hours=2'), 400);
+  });
+
+  it('an empty series is 200 with no points, unavailable', async () => {
+    const r = await call(intraday.GET, '/api/v1/intraday?hours=1');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ count: 0, points: [], coverage_seconds: 0, data_state: { status: 'unavailable' } });
+  });
+});
+
+describe('chart route', () => {
+  it('invalid values and combinations the upstream cannot serve are 400, without asking the upstream', async () => {
+    fake.resetCalls();
+    for (const [q, error] of [
+      ['symbol=gold', /^Invalid symbol/],
+      ['range=7y', /^Invalid range/],
+      ['interval=5h', /^Invalid interval/],
+      ['range=1y&interval=1m', /8 days/],
+      ['range=5d&interval=1wk', /wider/],
+    ] as const) {
+      const r = await call(chart.GET, `/api/v1/chart?${q}`);
+      expectError(r, 400);
+      expect(r.body.error, q).toMatch(error);
+      expect(r.body.valid.length, q).toBeGreaterThan(0);
+    }
+    expectError(await call(chart.GET, '/api/v1/chart?range=1y&range=5y'), 400);
+    expect(fake.calls.chart).toBe(0);
+  });
+});
+
+describe('the .csv routes', () => {
+  it('answer CSV whatever the Accept header, with format left out, empty or csv in any case', async () => {
+    const json = await intraday.GET(new Request('http://t/api/v1/intraday'));
+    for (const q of ['', '?format=', '?format=csv', '?format=CSV']) {
+      const res = await intradayCsv.GET(new Request(`http://t/api/v1/intraday.csv${q}`, { headers: { Accept: 'application/json' } }));
+      expect(res.status, q).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      // No sample recorded here: the header row alone, and the state says why.
+      expect(await res.text()).toBe('time,price\r\n');
+      expect(res.headers.get('x-data-state')).toBe('unavailable');
+      // The JSON answer's caching.
+      expect(res.headers.get('cache-control')).toBe(json.headers.get('cache-control'));
+      expect(res.headers.get('cdn-cache-control')).toBe(json.headers.get('cdn-cache-control'));
+    }
+  });
+
+  it('a format that contradicts the path is a 400 JSON naming the conflict', async () => {
+    for (const [handler, path] of [
+      [intradayCsv.GET, '/api/v1/intraday.csv'],
+      [historyCsv.GET, '/api/v1/history.csv'],
+      [chartCsv.GET, '/api/v1/chart.csv'],
+    ] as const) {
+      for (const format of ['json', 'JSON', 'xml']) {
+        const r = await call(handler, `${path}?format=${format}`);
+        expectError(r, 400);
+        expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(r.body.error).toBe(
+          `Invalid format: ${format}. Valid values: csv (${path} always answers CSV; for JSON, ask ${path.replace('.csv', '')})`,
+        );
+        expect(r.body.valid).toEqual(['csv']);
+      }
+      expectError(await call(handler, `${path}?format=csv&format=csv`), 400);
+    }
+  });
+
+  it('other bad parameters are the same 400 as on the JSON path, without asking the upstream', async () => {
+    fake.resetCalls();
+    for (const q of ['symbol=gold', 'range=1y&interval=1m', 'range=1y&range=5y']) {
+      const [csv, json] = [await call(chartCsv.GET, `/api/v1/chart.csv?${q}`), await call(chart.GET, `/api/v1/chart?${q}`)];
+      expectError(csv, 400);
+      expect(csv.body.error, q).toBe(json.body.error);
+      expect(csv.body.valid, q).toEqual(json.body.valid);
+    }
+    expect(fake.calls.chart).toBe(0);
+    expectError(await call(historyCsv.GET, '/api/v1/history.csv?date=2026-13-01'), 400);
+    expectError(await call(intradayCsv.GET, '/api/v1/intraday.csv?hours=49'), 400);
+  });
+
+  it('other methods are 405 with Allow, as on every REST path', async () => {
+    const r = await call(historyCsv.DELETE, '/api/v1/history.csv', { method: 'DELETE' });
+    expectError(r, 405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});

@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson } from '@/lib/sources/upstream/fetch';
+
+// The upstream timeout measures the upstream, not the process: an answer that arrived while the
+// event loop was busy elsewhere is read, and a hung upstream still times out.
+
+let server: http.Server;
+let base = '';
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/hang') return;
+    setTimeout(() => res.end('{"price":1}'), 50);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.UPSTREAM_TIMEOUT_MS = '300';
+});
+afterAll(() => {
+  delete process.env.UPSTREAM_TIMEOUT_MS;
+  server.closeAllConnections();
+  server.close();
+});
+
+/** Keeps the event loop busy, as a burst of requests does. */
+function busy(ms: number) {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+}
+
+describe('upstream timeout', () => {
+  it('an answer that came while the process was busy for longer than the timeout is still read', async () => {
+    await getJson('warm-up', `${base}/ok`);
+    const pending = getJson('test', `${base}/ok`);
+    setTimeout(() => busy(1000), 10);
+    await expect(pending).resolves.toEqual({ status: 200, body: { price: 1 } });
+  });
+
+  it('a hung upstream times out after about the timeout', async () => {
+    const t0 = Date.now();
+    await expect(getJson('test', `${base}/hang`)).rejects.toMatchObject({ reason: 'timed out' });
+    const took = Date.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(290);
+    expect(took).toBeLessThan(1500);
+  });
+});

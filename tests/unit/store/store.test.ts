@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { StoreDownError } from '@/lib/store/types';
+import { openEmbeddedStore } from '@/lib/store/embedded';
+import { storeContract, type Backend } from '../../support/store-contract';
+
+// The embedded store (SQLite in a temp folder): the store contract, and its housekeeping.
+
+function embedded(): Backend {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-store-'));
+  return { open: () => openEmbeddedStore(dir), reopen: () => openEmbeddedStore(dir) };
+}
+
+storeContract('embedded', embedded);
+
+describe('embedded store: housekeeping', () => {
+  it('expired claim and counter rows are swept out, at most once a minute', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-sweep-'));
+    const store = openEmbeddedStore(dir);
+    try {
+      vi.setSystemTime(new Date('2026-11-23T00:00:00Z'));
+      for (let i = 0; i < 50; i++) await store.incr(`rl:mcp:10.0.0.${i}:1`, 60);
+      for (let i = 0; i < 50; i++) await store.claim(`sample:xau:120:${i}`, 240);
+      const rows = async () => {
+        const { DatabaseSync } = await import('node:sqlite');
+        const db = new DatabaseSync(path.join(dir, 'store.sqlite'), { readOnly: true });
+        try {
+          return (db.prepare('SELECT COUNT(*) AS n FROM kv').get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      };
+      expect(await rows()).toBe(100);
+      vi.setSystemTime(new Date('2026-11-23T00:05:00Z'));
+      await store.incr('rl:mcp:10.0.0.200:6', 60);
+      expect(await rows()).toBe(1);
+    } finally {
+      await store.close();
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('embedded store: a DATA_DIR or disk that cannot be used', () => {
+  let warn: MockInstance<typeof console.warn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    warn.mockRestore();
+    vi.restoreAllMocks();
+  });
+  const logged = () => warn.mock.calls.map((c) => String(c[0]));
+
+  it('a DATA_DIR under a regular file is named once, and the store runs on memory', async () => {
+    // Tests run as root, where permissions block nothing: a folder inside a file cannot exist for anyone.
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bad-')), 'a-file');
+    fs.writeFileSync(file, 'not a folder');
+    const dir = path.join(file, 'data');
+    const store = openEmbeddedStore(dir);
+    try {
+      expect(logged()).toHaveLength(1);
+      expect(logged()[0]).toContain(`DATA_DIR "${dir}" cannot hold the store`);
+      expect(logged()[0]).toContain('ENOTDIR');
+      await expect(store.get('served:gold')).rejects.toBeInstanceOf(StoreDownError);
+      await expect(store.set('served:gold', 1)).rejects.toBeInstanceOf(StoreDownError);
+      await expect(store.range('xau', 0, 1)).rejects.toBeInstanceOf(StoreDownError);
+      // Claims and counters still work, for this instance alone.
+      expect(await store.claim('sample:xau:120:1', 240)).toBe(true);
+      expect(await store.claim('sample:xau:120:1', 240)).toBe(false);
+      expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(1);
+      expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(2);
+      expect(store.health?.()).toMatchObject({ degraded: true });
+      expect(logged()).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a Node without node:sqlite degrades the same way', async () => {
+    const real = process.getBuiltinModule;
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => (id === 'node:sqlite' ? undefined : real(id))) as typeof real);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-nosqlite-'));
+    const store = openEmbeddedStore(dir);
+    try {
+      expect(logged()).toHaveLength(1);
+      expect(logged()[0]).toMatch(/cannot hold the store \(this Node \(v[\d.]+\) has no node:sqlite\)/);
+      await expect(store.get('served:gold')).rejects.toBeInstanceOf(StoreDownError);
+      expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a full disk is logged once, claims and counters use memory, and the store resumes when there is room', async () => {
+    // A real SQLITE_FULL: the store's own connection is capped at the pages its file has now.
+    const sqlite = process.getBuiltinModule('node:sqlite');
+    const connections: InstanceType<typeof sqlite.DatabaseSync>[] = [];
+    class Watched extends sqlite.DatabaseSync {
+      constructor(...args: ConstructorParameters<typeof sqlite.DatabaseSync>) {
+        super(...args);
+        connections.push(this);
+      }
+    }
+    const real = process.getBuiltinModule;
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) =>
+      id === 'node:sqlite' ? { ...sqlite, DatabaseSync: Watched } : real(id)) as typeof real);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-full-'));
+    const store = openEmbeddedStore(dir);
+    try {
+      await store.set('served:gold', 4012.5);
+      const db = connections[0]!;
+      const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
+      db.exec(`PRAGMA max_page_count = ${pages}`);
+      const big = 'x'.repeat(64 * 1024);
+      await expect(store.set('big', big)).rejects.toBeInstanceOf(StoreDownError);
+      await expect(store.set('big', big)).rejects.toBeInstanceOf(StoreDownError);
+      expect(logged().filter((l) => l.includes('database or disk is full'))).toHaveLength(1);
+      expect(store.health?.()).toMatchObject({ degraded: true });
+      // A counter keeps counting from memory while the file refuses writes (or from the file, if it still fits).
+      expect(await store.incr('rl:mcp:10.0.0.9:1', 60)).toBe(1);
+      expect(await store.incr('rl:mcp:10.0.0.9:1', 60)).toBe(2);
+
+      db.exec('PRAGMA max_page_count = 1073741823');
+      await store.set('big', big);
+      expect(await store.get('big')).toBe(big);
+      expect(await store.get('served:gold')).toBe(4012.5);
+      expect(store.health?.()).toMatchObject({ degraded: false, since: null });
+      expect(logged().some((l) => l.includes('works again'))).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});
