@@ -1,73 +1,12 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import compression from 'compression';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { publicOrigin } from '../../../lib/http/public-origin.mjs';
-import { cacheKey, responseCache, type Middleware } from '../../../server/response-cache.mjs';
+import { cacheKey, responseCache } from '../../../server/response-cache.mjs';
+import { servers, SHARED, setup, sleep, type Answer } from './cache-harness';
 
-// The response cache of `npm start` in front of a small app whose answers each test chooses, with the
-// same compression layer as server.mjs, so every caching rule is checked by what a client sees and
-// by how often the app was asked.
-
-type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; until?: Promise<unknown> };
-
-/** A body large enough to be compressed (over 1 KB), different on every render. */
-const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
-const SHARED = (n: number, swr = n) => ({
-  'cache-control': `public, max-age=${n}`,
-  'cdn-cache-control': `max-age=${n}, stale-while-revalidate=${swr}`,
-});
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-const servers: http.Server[] = [];
-afterEach(() => {
-  for (const s of servers.splice(0)) s.close();
-  vi.unstubAllEnvs();
-});
-
-/** Serves `answer(req)` behind the cache; counts what reaches the app per path. */
-async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxBytes?: number } = {}) {
-  const renders: Record<string, number> = {};
-  const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    renders[path] = (renders[path] ?? 0) + 1;
-    const a = answer(req);
-    const reply = () => {
-      res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });
-      res.end(a.body ?? big(path));
-    };
-    if (a.until) void a.until.then(reply);
-    else if (a.delayMs) setTimeout(reply, a.delayMs);
-    else reply();
-  };
-  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
-  const cached = responseCache(app, { enabled: true, compress, ...opts });
-  const server = http.createServer(cached);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    new Promise<Raw>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  return { get, renders, cached };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The response cache's rules, each checked by what a client sees and how often the app was asked
+// (the harness: cache-harness.ts). Its memory bounds are response-cache-memory.test.ts.
 
 describe('hit and miss', () => {
   it('the first request renders, the next ones are served from memory with Age', async () => {
@@ -333,114 +272,7 @@ describe('Vary', () => {
   });
 });
 
-describe('memory', () => {
-  it('many distinct keys never hold more than the bound; the least recently used go first', async () => {
-    const maxBytes = 64 * 1024;
-    const { get, cached } = await setup(() => ({ headers: SHARED(60) }), { maxBytes });
-    for (let i = 0; i < 300; i++) {
-      await get(`/k?i=${i}`);
-      expect(cached.bytes!()).toBeLessThanOrEqual(maxBytes);
-    }
-    expect(cached.bytes!()).toBeGreaterThan(maxBytes / 2);
-    expect((await get('/k?i=299')).headers['x-cache']).toBe('HIT');
-    expect((await get('/k?i=0')).headers['x-cache']).toBe('MISS');
-  });
-
-  // The headers of a real spot answer, so an entry here weighs what one weighs in production.
-  const REAL = (i: number) => ({
-    ...SHARED(30),
-    'access-control-allow-origin': '*',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    'content-security-policy': "frame-ancestors 'none'",
-    'x-data-state': 'fresh',
-    'x-updated-at': new Date(1_700_000_000_000 + i).toISOString(),
-    link: '<https://gold.example/api/openapi.json>; rel="service-desc"',
-  });
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
-  /** Heap and ArrayBuffer bytes in use once garbage is collected. */
-  const inUse = async () => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await sleep(20);
-    }
-    const m = process.memoryUsage();
-    return m.heapUsed + m.arrayBuffers;
-  };
-  /** Fills `n` keys, asking every other one in gzip and brotli as well, so entries hold one to three variants. */
-  const fill = async (get: (p: string, h?: Record<string, string>) => Promise<Raw>, n: number, prefix: string) => {
-    for (let i = 0; i < n; i++) {
-      await get(`/m?${prefix}=${i}`);
-      if (i % 2 === 0) {
-        await get(`/m?${prefix}=${i}`, { 'accept-encoding': 'gzip' });
-        await get(`/m?${prefix}=${i}`, { 'accept-encoding': 'br' });
-      }
-    }
-  };
-
-  it('accounting covers what an entry keeps alive: buffers, header arrays, policy, request headers', async () => {
-    let i = 0;
-    const { get, cached } = await setup(() => ({ headers: REAL(i++) }), { maxBytes: 2 ** 30 });
-    await fill(get, 100, 'warm');
-    const before = await inUse();
-    const counted = cached.bytes!();
-    await fill(get, 1500, 'k');
-    const held = (await inUse()) - before;
-    const accounted = cached.bytes!() - counted;
-    // Every byte the entries keep alive is counted; and the count is near what they hold, not a guess
-    // far above it that would leave the bound half used.
-    expect(accounted).toBeGreaterThanOrEqual(held);
-    expect(held).toBeGreaterThan(accounted * 0.5);
-  });
-
-  it('nothing outlives its eviction: the heap grows by no more than the bound, however many keys go through', async () => {
-    const maxBytes = 2 * 2 ** 20;
-    let i = 0;
-    const { get, cached } = await setup(() => ({ headers: REAL(i++) }), { maxBytes });
-    await fill(get, 100, 'warm');
-    const before = (await inUse()) - cached.bytes!();
-    // About six times the bound goes through the cache.
-    await fill(get, 2500, 'k');
-    expect(cached.bytes!()).toBeLessThanOrEqual(maxBytes);
-    expect((await inUse()) - before).toBeLessThanOrEqual(maxBytes * 1.25);
-  });
-
-  it('a variant is compressed only when a client first asks for it, and the entry is weighed again with it', async () => {
-    const { get, cached } = await setup(() => ({ headers: SHARED(60) }));
-    const miss = await get('/c', { 'accept-encoding': 'br' });
-    // The miss was compressed for its client by the compression layer, as without the cache.
-    expect(miss.headers['x-cache']).toBe('MISS');
-    expect(miss.headers['content-encoding']).toBe('br');
-    const identityOnly = cached.bytes!();
-    const br = await get('/c', { 'accept-encoding': 'br' });
-    expect(br.headers['x-cache']).toBe('HIT');
-    const withBr = cached.bytes!();
-    expect(withBr - identityOnly).toBeGreaterThanOrEqual(br.body.length);
-    await get('/c', { 'accept-encoding': 'br' });
-    expect(cached.bytes!()).toBe(withBr);
-    expect(brotliDecompressSync(br.body).equals(brotliDecompressSync(miss.body))).toBe(true);
-  });
-
-  it('a client gone before the app ends leaves nothing stored, and the next request renders', async () => {
-    let n = 0;
-    const { get, renders, cached } = await setup(() => ({ headers: SHARED(60), delayMs: ++n === 1 ? 500 : 0 }));
-    const server = servers.at(-1)!;
-    const seen = new Promise<void>((r) => server.once('request', () => r()));
-    const gone = http.get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/gone' });
-    gone.on('error', () => {});
-    await seen;
-    gone.destroy();
-    await sleep(700);
-    expect(cached.bytes!()).toBe(0);
-    const next = await get('/gone');
-    expect(next.status).toBe(200);
-    expect(next.headers['x-cache']).toBe('MISS');
-    expect(renders['/gone']).toBe(2);
-    expect(cached.bytes!()).toBeGreaterThan(0);
-  });
-
+describe('off', () => {
   it('turned off, the app is served as it is', () => {
     const app = () => {};
     expect(responseCache(app, { enabled: false })).toBe(app);
