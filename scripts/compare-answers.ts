@@ -14,6 +14,7 @@ import { App, ROOT } from '../tests/support/app';
 import { dataDirWithBars } from '../tests/support/bars';
 import { FakeUpstream, fixtureText } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
+import { call, initialize, modern } from '../tests/support/mcp';
 import { realChartHandler } from '../tests/support/yahoo';
 
 const REST = [
@@ -131,25 +132,15 @@ async function answer(res: Response, buildId: string, now: number, origin: strin
   return normalise({ status: res.status, headers, body }, buildId, now, origin) as Answer;
 }
 
-type Rpc = { jsonrpc: '2.0'; id: number; method: string; params?: { name?: string; [k: string]: unknown } };
-
-async function mcp(app: App, body: Rpc, version: string): Promise<Response> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': version,
-  };
-  // 2026-07-28 repeats the method and the tool's name in headers.
-  if (version >= '2026') headers['mcp-method'] = body.method;
-  if (version >= '2026' && typeof body.params?.name === 'string') headers['mcp-name'] = body.params.name;
-  return fetch(`${app.url}/mcp`, { method: 'POST', body: JSON.stringify(body), headers });
+/** POSTs one JSON-RPC message to /mcp with the transport's headers (and a 2026-07-28 request's own). */
+function post(app: App, body: unknown, headers: Record<string, string>): Promise<Response> {
+  return app.get('/mcp', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+  });
 }
-
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'answers', version: '1' },
-};
+const V2025 = { 'mcp-protocol-version': '2025-11-25' };
 
 async function recordAll(): Promise<Record<string, Answer>> {
   const buildId = fs.readFileSync(path.join(ROOT, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'), 'utf8').trim();
@@ -173,23 +164,17 @@ async function recordAll(): Promise<Record<string, Answer>> {
     out['HEAD /api/v1/spot'] = await take(app.get('/api/v1/spot', { method: 'HEAD' }));
     out['POST /api/v1/spot'] = await take(app.get('/api/v1/spot', { method: 'POST' }));
     out['OPTIONS /api/v1/spot'] = await take(app.get('/api/v1/spot', { method: 'OPTIONS', headers: { origin: 'https://example.org' } }));
-    const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'answers', version: '1' } };
-    out['MCP 2025-11-25 initialize'] = await take(mcp(app, { jsonrpc: '2.0', id: 1, method: 'initialize', params: init }, '2025-11-25'));
-    out['MCP 2025-11-25 tools/list'] = await take(mcp(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, '2025-11-25'));
-    out['MCP 2026-07-28 server/discover'] = await take(
-      mcp(app, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: ENVELOPE } }, '2026-07-28'),
-    );
-    out['MCP 2026-07-28 tools/list'] = await take(
-      mcp(app, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: ENVELOPE } }, '2026-07-28'),
-    );
+    out['MCP 2025-11-25 initialize'] = await take(post(app, initialize('2025-11-25'), V2025));
+    out['MCP 2025-11-25 tools/list'] = await take(post(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, V2025));
+    for (const [id, method] of ['server/discover', 'tools/list'].entries()) {
+      const r = modern(method, {}, id + 1);
+      out[`MCP 2026-07-28 ${method}`] = await take(post(app, r.body, r.headers));
+    }
     for (const [i, [name, args]] of TOOLS.entries()) {
-      const params = { name, arguments: args };
-      out[`MCP 2025-11-25 tools/call ${name} ${JSON.stringify(args)}`] = await take(
-        mcp(app, { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params }, '2025-11-25'),
-      );
-      out[`MCP 2026-07-28 tools/call ${name} ${JSON.stringify(args)}`] = await take(
-        mcp(app, { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }, '2026-07-28'),
-      );
+      const what = `tools/call ${name} ${JSON.stringify(args)}`;
+      out[`MCP 2025-11-25 ${what}`] = await take(post(app, call(name, args, 10 + i), V2025));
+      const r = modern('tools/call', { name, arguments: args }, 10 + i);
+      out[`MCP 2026-07-28 ${what}`] = await take(post(app, r.body, r.headers));
     }
   } finally {
     await app.stop();
