@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import next from 'next';
+import { SOCKET_ADDRESS_HEADER } from './lib/http/public-origin.mjs';
 import { handleMethods } from './server/methods.mjs';
 import { responseCache } from './server/response-cache.mjs';
 
@@ -51,7 +52,7 @@ handleMethods(server, {
   app: handle,
   serve(req, res) {
     // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
-    req.headers['x-socket-address'] = req.socket.remoteAddress ?? 'unknown';
+    req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
     cached(req, res);
   },
 });

@@ -1,8 +1,8 @@
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { NO_STORE } from '@/lib/http/cache';
-import { publicOrigin } from '@/lib/http/public-origin.mjs';
+import { clientAddress, publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenParams } from '@/lib/mcp/params';
-import { checkRate, clientIp, MCP_LIMIT } from '@/lib/mcp/rate-limit';
+import { checkRate, MCP_LIMIT, rateHeaders } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
 
 // POST /mcp: both protocol eras on one URL, stateless, a new server per request.
@@ -12,11 +12,12 @@ import { createGoldServer } from '@/lib/mcp/server';
 //   JSON responses. The handler's built-in 2025 serving (`legacy: 'stateless'`) answers every 2025
 //   request as an SSE stream and offers no JSON mode, so the route does the split the SDK documents
 //   for that case, with its `isLegacyRequest`.
-// The rate limit counts each POST once, before either; malformed params are answered before either.
+// The rate limit counts each POST once, before either, and every answer to a counted POST says
+// what is left of it; malformed params are answered before either.
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'mcp-protocol-version, mcp-session-id',
+  'Access-Control-Expose-Headers': 'mcp-protocol-version, mcp-session-id, retry-after, ratelimit, ratelimit-policy',
 };
 /** Larger bodies are refused with 413 before parsing; a full batch of tool calls is far smaller. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -38,14 +39,23 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 }
 
 export async function POST(req: Request): Promise<Response> {
-  const rate = await checkRate(clientIp(req));
+  const rate = await checkRate(clientAddress(req.headers));
   if (!rate.allowed) {
-    return jsonRpcError(429, -32029, `Rate limit exceeded: ${MCP_LIMIT} requests per minute per client. Retry after ${rate.retryAfter} s.`, {
-      'Retry-After': String(rate.retryAfter),
+    return jsonRpcError(429, -32029, `Rate limit exceeded: ${MCP_LIMIT} requests per minute per client. Retry after ${rate.reset} s.`, {
+      'Retry-After': String(rate.reset),
+      ...rateHeaders(rate),
     });
   }
+  const res = await serve(req);
+  for (const [k, v] of Object.entries(rateHeaders(rate))) res.headers.set(k, v);
+  return res;
+}
+
+async function serve(req: Request): Promise<Response> {
   const text = await readBody(req);
-  if (text === null) return jsonRpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+  if (text === TOO_LARGE) return jsonRpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+  // Nobody is left to read the answer; what matters is that the log says what happened, not a 500.
+  if (text === ABORTED) return jsonRpcError(400, -32000, 'Request body incomplete: the upload was aborted', { Connection: 'close' });
   // Malformed params are answered here (-32602); the SDK answers everything else, invalid JSON
   // included, from the same text. With every request refused the 2025 transport still gets the
   // (empty) rest, so its header checks (Accept, Content-Type, protocol version) come first as always.
@@ -98,22 +108,36 @@ function withOurHeaders(headers: Headers): Headers {
   return headers;
 }
 
-/** The body as text, or null when it is larger than MAX_BODY_BYTES (refused on Content-Length before reading). */
-async function readBody(req: Request): Promise<string | null> {
-  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) return null;
+const TOO_LARGE = Symbol('too large');
+const ABORTED = Symbol('aborted');
+
+/**
+ * The body as text; TOO_LARGE past MAX_BODY_BYTES (refused on Content-Length before reading), ABORTED
+ * when the client went away mid-upload (reading a request body fails only that way).
+ */
+async function readBody(req: Request): Promise<string | typeof TOO_LARGE | typeof ABORTED> {
+  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) return TOO_LARGE;
   if (!req.body) return '';
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      const announced = req.headers.get('content-length');
+      const why = err instanceof Error ? err.message : String(err);
+      console.warn(`[mcp] request aborted: the client closed the connection after ${size}${announced ? ` of ${announced}` : ''} bytes (${why})`);
+      return ABORTED;
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => {});
-      return null;
+      return TOO_LARGE;
     }
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -105,12 +105,50 @@ export function listedOutput(schema: z.ZodType): StandardSchemaWithJSON<Record<s
 
 /** The arguments parsed by the tool's input schema; a refused one is a 400 naming the argument and its valid values. */
 export function args<I extends z.ZodObject>(schema: I, raw: unknown): z.output<I> {
-  const parsed = schema.safeParse(raw ?? {});
+  // A refusal quotes the value it refuses, so a value too deep or too long to quote is refused first, unread.
+  const given = (raw ?? {}) as Record<string, unknown>;
+  const unread = Object.entries(schema.shape).flatMap(([name, field]) => {
+    const why = given[name] === undefined ? null : unreadable(given[name]);
+    return why ? [`Invalid ${name}: ${why}${validValues(field as z.ZodType)}`] : [];
+  });
+  if (unread.length) throw new ApiError(400, unread.join('; '));
+  const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
   // Every field words its own refusal; one that does not still gets its name in front.
   const said = (i: z.core.$ZodIssue) =>
     i.path.length && !i.message.includes(String(i.path[0])) ? `Invalid ${i.path.join('.')}: ${i.message}` : i.message;
   throw new ApiError(400, [...new Set(parsed.error.issues.map(said))].join('; '));
+}
+
+/** Every argument is one short value: deeper or longer than this, it is not read. */
+const MAX_ARG_DEPTH = 10;
+const MAX_ARG_CHARS = 1000;
+
+/** "an object nested deeper than 10 levels", "a string of 200000 characters", or null for a value fit to read. */
+function unreadable(value: unknown): string | null {
+  const kind = typeof value === 'string' ? 'a string' : Array.isArray(value) ? 'an array' : 'an object';
+  if (deeperThan(value, MAX_ARG_DEPTH)) return `${kind} nested deeper than ${MAX_ARG_DEPTH} levels`;
+  const chars = typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
+  return chars > MAX_ARG_CHARS ? `${kind} of ${chars} characters` : null;
+}
+
+/** Whether `value` holds values more than `max` levels down; level by level, so any depth is measured without recursion. */
+function deeperThan(value: unknown, max: number): boolean {
+  let level = [value];
+  for (let depth = 0; depth <= max; depth++) {
+    level = level.flatMap((v) => (typeof v === 'object' && v !== null ? Object.values(v as object) : []));
+    if (!level.length) return false;
+  }
+  return true;
+}
+
+/** ". Valid values: …" as the field words it when refusing a wrong value (of the wrong type, or an empty string), or ''. */
+function validValues(field: z.ZodType): string {
+  for (const wrong of [null, '']) {
+    const valid = /Valid values: .*$/s.exec(field.safeParse(wrong).error?.issues[0]?.message ?? '')?.[0];
+    if (valid) return `. ${valid}`;
+  }
+  return '';
 }
 
 function content(summary: string, body: unknown): CallToolResult['content'] {

@@ -1,7 +1,8 @@
 import net from 'node:net';
 
 // HTTP/1.1 over a bare socket, for requests no client library sends as written: lower-case and
-// unknown methods, CONNECT, absolute-form targets, lying Content-Length headers.
+// unknown methods, CONNECT, absolute-form targets, lying Content-Length headers, uploads abandoned
+// mid-body.
 
 export interface RawResponse {
   status: number;
@@ -67,6 +68,32 @@ export function rawRequest(url: string, req: RawRequest): Promise<RawResponse> {
       finish();
     });
     socket.write(`${head.join('\r\n')}\r\n\r\n${req.body ?? ''}`, 'latin1');
+  });
+}
+
+/**
+ * Sends a request head and the first bytes of its body (Content-Length is the caller's, announcing
+ * more), waits `holdMs`, then closes the connection without the rest: an upload abandoned mid-body.
+ * Resolves with whatever the server wrote meanwhile (usually nothing).
+ */
+export function abandonedUpload(
+  url: string,
+  req: { method: string; target: string; headers: Record<string, string>; body: string; holdMs: number },
+): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const head = [`${req.method} ${req.target} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)];
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+    // A server that answers without reading may reset the connection: what it wrote is what counts.
+    socket.on('error', () => resolve(data));
+    socket.write(`${head.join('\r\n')}\r\n\r\n${req.body}`, 'latin1', () => {
+      setTimeout(() => {
+        socket.destroy();
+        resolve(data);
+      }, req.holdMs);
+    });
   });
 }
 

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataState } from '@/lib/schemas/common';
 import { App, ROOT } from '../../support/app';
+import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
-import { rawRequest, type RawResponse } from '../../support/raw-http';
+import { abandonedUpload, rawRequest, type RawResponse } from '../../support/raw-http';
 
 // Every method on every kind of path, sent byte for byte over a socket (client libraries refuse
 // or rewrite some of them): the documented status, body and headers, and never a 5xx.
@@ -235,6 +236,38 @@ describe('methods: bodies nobody reads are never read', () => {
     expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     expect(res.closed).toBe(true);
   });
+});
+
+describe('uploads abandoned mid-body', () => {
+  // 100,000 bytes announced, 17 sent, then the connection closes. Only POST /mcp reads a body.
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Content-Length': '100000' };
+  const body = '{"jsonrpc":"2.0",';
+  /** What the app prints for a failure: Next's error mark, a stack frame, an error's own name, our route's failure lines. */
+  const FAILURE = /⨯|^\s+at .+:\d+:\d+\)?$|\b\w*Error: |\[mcp\] (request|tool) failed/m;
+
+  it('POST /mcp: logged as an aborted request, never a failure, and the server serves on', async () => {
+    const from = app.output.length;
+    await abandonedUpload(app.url, { method: 'POST', target: '/mcp', headers, body, holdMs: 500 });
+    await expect.poll(() => app.output.slice(from)).toMatch(/\[mcp\] request aborted: the client closed the connection after \d+ of 100000 bytes/);
+    // Time for anything else the abort makes the server print.
+    await sleep(1000);
+    expect(app.output.slice(from)).not.toMatch(FAILURE);
+    expect((await app.get('/api/v1/reserves')).status).toBe(200);
+  });
+
+  for (const [method, target] of [
+    ['GET', '/api/v1/reserves'],
+    ['POST', '/api/v1/spot'],
+    ['PUT', '/mcp'],
+  ] as const) {
+    it(`${method} ${target}: answered without reading; nothing logged as a failure`, async () => {
+      const from = app.output.length;
+      await abandonedUpload(app.url, { method, target, headers, body, holdMs: 500 });
+      await sleep(1000);
+      expect(app.output.slice(from)).not.toMatch(FAILURE);
+      expect((await app.get('/api/v1/reserves')).status).toBe(200);
+    });
+  }
 });
 
 describe('unknown paths', () => {

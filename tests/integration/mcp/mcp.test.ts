@@ -441,6 +441,13 @@ describe('mcp: rate limit', () => {
         const retry = Number(over.headers.get('retry-after'));
         expect(retry).toBeGreaterThanOrEqual(1);
         expect(retry).toBeLessThanOrEqual(win);
+        // The IETF draft's headers: on the refusal, and on every counted answer.
+        expect(over.headers.get('ratelimit-policy')).toBe(`"mcp";q=120;w=${win}`);
+        expect(over.headers.get('ratelimit')).toBe(`"mcp";r=0;t=${retry}`);
+        expect(batch.map((r) => r.headers.get('ratelimit-policy'))).toEqual(Array(120).fill(`"mcp";q=120;w=${win}`));
+        expect(batch.map((r) => Number(/;r=(\d+);/.exec(r.headers.get('ratelimit') ?? '')?.[1])).sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 120 }, (_, i) => i),
+        );
         await sleep(retry * 1000 + 100);
         expect((await rpc(a, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })).status).toBe(200);
         return 'done';

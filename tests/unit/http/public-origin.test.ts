@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { linkVary, publicOrigin } from '@/lib/http/public-origin.mjs';
+import { clientAddress, linkVary, publicOrigin } from '@/lib/http/public-origin.mjs';
 
 // The origin every link is built from: PUBLIC_URL, the trusted forwarded headers, the Host header,
-// and everything a hostile client can send in their place.
+// and everything a hostile client can send in their place. And the client address per-client
+// limits count by, from the same trust.
 
 const ENV = ['PUBLIC_URL', 'TRUST_PROXY', 'VERCEL'] as const;
 let saved: Record<string, string | undefined>;
@@ -154,5 +155,59 @@ describe('PUBLIC_URL', () => {
     }
     expect(warn).toHaveBeenCalledTimes(7);
     expect(String(warn.mock.calls[0][0])).toContain('PUBLIC_URL ignored');
+  });
+});
+
+describe('clientAddress', () => {
+  const socket = (address: string) => ({ 'x-socket-address': address });
+
+  it('writes every form of one address as one key: IPv4 plain, IPv6 as its /64', () => {
+    for (const [address, key] of [
+      ['203.0.113.7', '203.0.113.7'],
+      ['203.0.113.007', '203.0.113.7'],
+      ['::ffff:203.0.113.7', '203.0.113.7'],
+      ['::FFFF:cb00:7107', '203.0.113.7'],
+      ['2001:db8::1', '2001:db8:0:0::/64'],
+      ['2001:0DB8:0000:0000:abcd:0:0:1', '2001:db8:0:0::/64'],
+      ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+      ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+      ['::1', '0:0:0:0::/64'],
+      ['[2001:db8:1:2::9]:4431', '2001:db8:1:2::/64'],
+      ['203.0.113.7:4431', '203.0.113.7'],
+    ]) {
+      expect(clientAddress(socket(address)), address).toBe(key);
+    }
+  });
+
+  it('anything that is not an address is unknown', () => {
+    for (const value of ['', 'unknown', '203.0.113.256', '1.2.3', 'evil.example', '2001:db8::1::2', '::ffff:1.2.3.4.5', `${'1'.repeat(200)}`]) {
+      expect(clientAddress(socket(value)), value).toBe('unknown');
+    }
+    expect(clientAddress({})).toBe('unknown');
+  });
+
+  it('without a trusted proxy: the socket, whatever forwarded headers say', () => {
+    process.env.TRUST_PROXY = 'yes';
+    const headers = { ...socket('198.51.100.1'), 'x-forwarded-for': '203.0.113.1', 'x-real-ip': '203.0.113.2' };
+    expect(clientAddress(headers)).toBe('198.51.100.1');
+  });
+
+  it('TRUST_PROXY=1: the last X-Forwarded-For hop, else the socket', () => {
+    process.env.TRUST_PROXY = '1';
+    expect(clientAddress({ ...socket('10.0.0.1'), 'x-forwarded-for': '198.51.100.9, 203.0.113.1' })).toBe('203.0.113.1');
+    expect(clientAddress(new Headers({ ...socket('10.0.0.1'), 'x-forwarded-for': '203.0.113.1' }))).toBe('203.0.113.1');
+    expect(clientAddress({ ...socket('10.0.0.1'), 'x-forwarded-for': '203.0.113.1, garbage' })).toBe('10.0.0.1');
+    expect(clientAddress(socket('10.0.0.1'))).toBe('10.0.0.1');
+  });
+
+  it("on Vercel: the platform's headers, never the socket header (nothing sets it there but a client)", () => {
+    process.env.VERCEL = '1';
+    process.env.TRUST_PROXY = '1';
+    expect(clientAddress({ 'x-real-ip': '203.0.113.1', 'x-vercel-forwarded-for': '203.0.113.2', 'x-forwarded-for': '203.0.113.3' })).toBe(
+      '203.0.113.1',
+    );
+    expect(clientAddress({ 'x-vercel-forwarded-for': '203.0.113.2, 10.0.0.1', 'x-forwarded-for': '203.0.113.3' })).toBe('203.0.113.2');
+    expect(clientAddress({ 'x-forwarded-for': '203.0.113.3, 10.0.0.1' })).toBe('203.0.113.3');
+    expect(clientAddress(socket('198.51.100.1'))).toBe('unknown');
   });
 });
