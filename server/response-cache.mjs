@@ -11,7 +11,8 @@
 //   hit only copies bytes and never enters the framework, and a key nobody asks for again costs nothing;
 // - concurrent misses of one key make one render; a copy past its lifetime but within
 //   stale-while-revalidate is served at once (`X-Cache: STALE`) while one background render refreshes it
-//   (that one, with no client, runs the app on an injected request, as does a HEAD miss);
+//   (that one, with no client, runs the app on an injected request, as does a HEAD miss); a refresh that
+//   fails (a server error, a render broken off) leaves the copy as it was, and the next stale request tries again;
 // - memory is bounded: least recently used entries go first (lru-cache, sized in bytes), and an entry's
 //   size counts everything it keeps alive (buffers, header arrays, the policy, the store's own slots).
 // /mcp and every other method pass straight through.
@@ -64,7 +65,7 @@ export function cacheKey(req) {
  * @typedef {{ status: number, headers: Record<string, string | string[]>, body: Buffer }} Rendered
  * @typedef {{ status: number, headers: Record<string, string | string[]>, compress: boolean,
  *   bodies: Partial<Record<'br' | 'gzip' | 'identity', Buffer>>, lines: Record<string, string[]>,
- *   policy?: CachePolicy, key?: string, size?: number, refreshing?: boolean, freshUntil?: number,
+ *   policy?: CachePolicy, key?: string, size?: number, freshUntil?: number,
  *   vary?: string[], made?: Record<string, string | string[] | undefined> }} Answer
  * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void} Handler
  * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void} Middleware
@@ -143,7 +144,6 @@ export function responseCache(app, opts = {}) {
     const entry = prepare(r);
     entry.key = key;
     entry.policy = policy;
-    entry.refreshing = false;
     // For the fast path of a hit: until when the copy is fresh, and the headers it varies on.
     entry.freshUntil = Date.now() + (policy.maxAge() - policy.age()) * 1000;
     entry.vary = vary.map((v) => v.toLowerCase());
@@ -211,11 +211,15 @@ export function responseCache(app, opts = {}) {
     if (entry && plainHit(entry, req)) return send(req, res, entry, 'HIT');
     const verdict = entry?.policy?.evaluateRequest(asGet(req));
     if (entry && verdict?.response) {
-      if (verdict.revalidation && !entry.refreshing && !inflight.has(key)) {
-        // Past its lifetime, within stale-while-revalidate: one background render refreshes it.
-        entry.refreshing = true;
-        share(key, req, render(req)).catch((err) => {
-          entry.refreshing = false;
+      if (verdict.revalidation && !inflight.has(key)) {
+        // Past its lifetime, within stale-while-revalidate: one background render refreshes it. The render
+        // under way is the only mark, gone when it ends however it ends. A server error fails the refresh
+        // like a render that broke off: the stale copy stays, and the next stale request tries again.
+        const refresh = render(req).then((r) => {
+          if (r.status >= 500) throw new Error(`the app answered ${r.status}`);
+          return r;
+        });
+        share(key, req, refresh).catch((err) => {
           console.warn(`[cache] refresh of ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
         });
       }
@@ -429,14 +433,22 @@ function flat(headers) {
   return Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, value]));
 }
 
-/** Negotiated encodings by Accept-Encoding value: clients send few distinct values, so a hit skips the parsing. */
+/**
+ * Negotiated encodings by Accept-Encoding value: clients send few distinct values, so a hit skips the
+ * parsing. Bounded whatever clients send: at most 256 values (least recently used go), each at most
+ * MEMO_CHARS long (a longer one, which no browser sends, is negotiated every time and not kept).
+ */
 const negotiated = new LRUCache({ max: 256 });
+const MEMO_CHARS = 128;
 
 /** The client's preferred encoding among those a body can have. */
 function encodingOf(req) {
   const accept = req.headers['accept-encoding'] ?? '';
   let enc = negotiated.get(accept);
-  if (!enc) negotiated.set(accept, (enc = new Negotiator(req).encoding(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity'));
+  if (!enc) {
+    enc = new Negotiator(req).encoding(ENCODINGS, { preferred: ENCODINGS }) ?? 'identity';
+    if (accept.length <= MEMO_CHARS) negotiated.set(accept, enc);
+  }
   return enc;
 }
 

@@ -8,7 +8,15 @@ import { responseCache, type Middleware } from '../../../server/response-cache.m
 // same compression layer as server.mjs, so every caching rule is checked by what a client sees and
 // by how often the app was asked. Shared by response-cache.test.ts and response-cache-memory.test.ts.
 
-export type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; until?: Promise<unknown> };
+/** What the app does for one request; `breakOff` ends the response without an answer (a render that crashed). */
+export type Answer = {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+  until?: Promise<unknown>;
+  breakOff?: boolean;
+};
 
 /** A body large enough to be compressed (over 1 KB), different on every render. */
 export const big = (label: string) => JSON.stringify({ label, at: process.hrtime.bigint().toString(), pad: 'x'.repeat(3000) });
@@ -37,6 +45,10 @@ export async function setup(answer: (req: http.IncomingMessage) => Answer, opts:
     renders[path] = (renders[path] ?? 0) + 1;
     const a = answer(req);
     const reply = () => {
+      if (a.breakOff) {
+        res.destroy();
+        return;
+      }
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });
       res.end(a.body ?? big(path));
     };

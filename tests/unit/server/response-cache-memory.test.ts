@@ -98,6 +98,18 @@ describe('memory', () => {
     expect(brotliDecompressSync(br.body).equals(brotliDecompressSync(miss.body))).toBe(true);
   });
 
+  it('the memo of negotiated encodings stays small whatever Accept-Encoding values clients make up', async () => {
+    const { get } = await setup(() => ({ headers: SHARED(60) }));
+    await get('/e', { 'accept-encoding': 'gzip' });
+    const before = await inUse();
+    // 1,000 values of 8 KB, each new: kept, they would hold 8 MB.
+    for (let i = 0; i < 1000; i++) {
+      const r = await get('/e', { 'accept-encoding': `gzip, x-${i}-${'y'.repeat(8000)}` });
+      expect(r.headers['content-encoding']).toBe('gzip');
+    }
+    expect((await inUse()) - before).toBeLessThan(2 ** 20);
+  });
+
   it('a client gone before the app ends leaves nothing stored, and the next request renders', async () => {
     let n = 0;
     const { get, renders, cached } = await setup(() => ({ headers: SHARED(60), delayMs: ++n === 1 ? 500 : 0 }));

@@ -175,6 +175,46 @@ describe('lifetime', () => {
     expect(refreshed.body.equals(first.body)).toBe(false);
   });
 
+  it('a background refresh that failed runs again on the next stale request; the stale copy is served meanwhile', async () => {
+    // Renders of /r: 1 is stored; 2, the first refresh, breaks off once a client has asked the stale copy
+    // for another encoding (a new variant re-stores the entry); 3, the next refresh, is a server error;
+    // 4 refreshes the copy.
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const answers: Answer[] = [
+      { headers: SHARED(1, 30) },
+      { headers: SHARED(1, 30), until: gate, breakOff: true },
+      { status: 500, headers: { 'cache-control': 'no-store' } },
+      { headers: SHARED(60) },
+    ];
+    let n = 0;
+    const { get, renders } = await setup(() => answers[n++]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const first = await get('/r');
+      await sleep(1100);
+      const stale = async () => {
+        const r = await get('/r');
+        expect(r.headers['x-cache']).toBe('STALE');
+        expect(r.body.equals(first.body)).toBe(true);
+      };
+      await stale();
+      expect((await get('/r', { 'accept-encoding': 'br' })).headers['x-cache']).toBe('STALE');
+      release();
+      await expect.poll(() => warn.mock.calls.length).toBe(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/refresh of .*\/r failed/);
+      await stale();
+      await expect.poll(() => warn.mock.calls.length).toBe(2);
+      expect(String(warn.mock.calls[1][0])).toContain('the app answered 500');
+      await stale();
+      await expect.poll(() => renders['/r']).toBe(4);
+      await expect.poll(async () => (await get('/r')).headers['x-cache']).toBe('HIT');
+      expect((await get('/r')).body.equals(first.body)).toBe(false);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('past max-age and stale-while-revalidate: a miss that waits for a new render', async () => {
     const { get, renders } = await setup(() => ({ headers: SHARED(1, 1) }));
     const first = await get('/exp');
