@@ -1,7 +1,7 @@
 // Most settings the service reads from its environment. The rest are read where they are used:
 // PORT, HOSTNAME and NEXT_DIST_DIR by server.mjs and next.config.ts, RESPONSE_CACHE and
 // RESPONSE_CACHE_MB by server/response-cache.mjs, PUBLIC_URL, TRUST_PROXY and VERCEL by
-// lib/http/public-origin.mjs (VERCEL also by instrumentation.ts and lib/mcp/rate-limit.ts),
+// lib/http/public-origin.mjs (VERCEL also by instrumentation.ts),
 // MCP_RATE_WINDOW_S by lib/mcp/rate-limit.ts, BENCH_FLOOR by app/api/bench-floor. The README's
 // Configuration table lists every one.
 // Read lazily so tests and the sampler see the values of the process they run in.

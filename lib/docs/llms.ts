@@ -34,7 +34,7 @@ export function llmsText(origin: string): string {
     '',
     '## MCP (tool protocol)',
     '',
-    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per IP`,
+    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per client (RateLimit headers on every answer)`,
     '- Protocol versions: 2026-07-28 (stateless: no initialize; each request carries its protocol version and client capabilities in `params._meta`, with the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers; `server/discover` lists what is served) and 2024-10-07 to 2025-11-25 (a request without that `_meta`: `initialize` negotiates the version; `Accept` must list `application/json` and `text/event-stream`). The client picks by what it sends; the official SDK client picks 2026-07-28 with `versionNegotiation: { mode: "auto" }`.',
     '- Errors: malformed params of any method and an unknown tool are JSON-RPC -32602; a bad argument value is a result with `isError: true` naming the argument and its valid values.',
     '',

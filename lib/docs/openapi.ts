@@ -106,7 +106,8 @@ const BASE_OPERATIONS: Operation[] = [
       '(open, high, low and close of each New York session, `origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years; ' +
       'it begins when the deployment does, so a new deployment answers 200 with no points and status unavailable. ' +
       '`date=YYYY-MM-DD` returns only that day (statistics unchanged), 404 when the series has no such point. ' +
-      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin` for spot.',
+      'Each spot point says whether its session has closed (`final`) and how many prices were folded into it (`n`, null when imported). ' +
+      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin,final,n` for spot.',
     tag: 'Series',
     query: HistoryQuery,
     csv: CSV_TABLES.history,

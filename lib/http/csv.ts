@@ -16,8 +16,8 @@ const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 export const CSV_TABLES = {
   history: { columns: ['date', 'close', 'high', 'low'], rows: (b) => b.points.map((p) => [p.d, p.c, p.h, p.l]) } satisfies Table<History>,
   spotHistory: {
-    columns: ['date', 'open', 'high', 'low', 'close', 'origin'],
-    rows: (b) => b.points.map((p) => [p.d, p.o ?? '', p.h, p.l, p.c, p.origin ?? '']),
+    columns: ['date', 'open', 'high', 'low', 'close', 'origin', 'final', 'n'],
+    rows: (b) => b.points.map((p) => [p.d, p.o ?? '', p.h, p.l, p.c, p.origin ?? '', p.final === undefined ? '' : String(p.final), p.n ?? '']),
   } satisfies Table<History>,
   intraday: { columns: ['time', 'price'], rows: (b) => b.points.map((p) => [iso(p.t), p.p]) } satisfies Table<Intraday>,
   chart: {

@@ -2,15 +2,17 @@ import { feeds } from '../sources/feeds';
 import type { Reading } from '../sources/freshness';
 import { sessionNow } from '../calendar/clock';
 import { METALS, type MetalId } from '../reference/metals';
-import { getStore, safely, type DailyBar } from '../store';
+import { getStore, StoreDownError, type DailyBar } from '../store';
 import { fold } from '../store/fold';
 import type { FxTable } from '../sources/upstream/fx';
 
 // Daily spot bars, first-party (decisions §15): one bar per metal per trading session, folded from every
 // fresh price the service serves (samples and request-time reads alike), kept 10 years in the store. Each
-// new upstream observation is folded once, not each request that reads it from the cache, and the fold
-// never holds up an answer. The FX table in force at the close is kept once per session date, apart from
-// the bars, so reading years of bars moves no FX tables. A session the service did not see has no bar.
+// new upstream observation is folded once, not each request that reads it from the cache; the write
+// completes before the answer or is handed to the platform to finish after it (decisions §20). The FX
+// table in force at the close is kept once per session date, apart from the bars, so reading years of
+// bars moves no FX tables; a table replaces the kept one only when newer. A session the service did not
+// see has no bar.
 
 /** The served metals with a daily spot series: a metal the spot answer serves is one entry here. */
 export const BAR_SERIES = Object.fromEntries(METALS.map((m) => [m.id, { symbol: m.intraday, series: `daily:${m.intraday}` }])) as Record<
@@ -35,11 +37,15 @@ type Listener = (metal: MetalId, date: string, update: (held: DailyBar | null) =
 // Shared by every copy of this module in the process (the boot hook and the routes are bundled apart).
 const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('goldapi.bars')] ??= {
   folded: new Map<MetalId, number>(),
+  folding: new Map<MetalId, { t: number; write: Promise<void> }>(),
   fxSaved: new Map<string, number>(),
   trimmedFor: new Map<MetalId, string>(),
   listeners: new Set<Listener>(),
 }) as {
+  /** Per metal, the observation (ms) whose fold is in the store. */
   folded: Map<MetalId, number>;
+  /** Per metal, the fold being written, shared by every request that serves the same observation. */
+  folding: Map<MetalId, { t: number; write: Promise<void> }>;
   fxSaved: Map<string, number>;
   trimmedFor: Map<MetalId, string>;
   listeners: Set<Listener>;
@@ -52,40 +58,68 @@ export function onBar(listener: Listener): void {
 
 /**
  * Folds a served reading into its session's bar when it is a fresh observation not folded yet and the
- * market is open. Returns at once; the store write runs in the background and logs its failures.
+ * market is open. Returns the write (bar, closing FX table, trim), which never rejects: a failure is
+ * logged and the reading stays unfolded, so the next request that serves it writes it again. Null when
+ * there is nothing to write. The caller keeps the write alive past its answer (decisions §20).
  */
-export function recordServed(metal: MetalId, reading: Reading<number>, nowMs = Date.now()): void {
+export function recordServed(metal: MetalId, reading: Reading<number>, nowMs = Date.now()): Promise<void> | null {
   const t = reading.fetchedAt;
   const p = reading.value;
-  if (reading.status !== 'fresh' || p === null || t === null || state.folded.get(metal) === t) return;
-  state.folded.set(metal, t);
+  if (reading.status !== 'fresh' || p === null || t === null || state.folded.get(metal) === t) return null;
+  const running = state.folding.get(metal);
+  if (running?.t === t) return running.write;
   const session = sessionNow(nowMs);
-  if (!session.open) return;
-  const { series } = BAR_SERIES[metal];
+  if (!session.open) {
+    state.folded.set(metal, t);
+    return null;
+  }
   for (const l of state.listeners) l(metal, session.date, (held) => fold(held, session.date, t, p));
-  void safely(async () => {
-    const bar = await getStore().foldBar(series, session.date, t, p);
-    for (const l of state.listeners) l(metal, session.date, (held) => (held && held.t1 > bar.t1 ? held : bar));
-    await saveCloseFx(session.date);
-    await trimOnce(metal, session.date);
-  }, `fold ${series} ${session.date}`);
+  const entry = { t, write: Promise.resolve() };
+  state.folding.set(metal, entry);
+  entry.write = writeFold(metal, session.date, t, p)
+    // The fold is idempotent (the same observation again changes nothing), so a retry is safe.
+    .then(
+      () => {
+        // Writes can finish out of order; the newest observation stored is the one a re-read skips.
+        if ((state.folded.get(metal) ?? 0) < t) state.folded.set(metal, t);
+      },
+      (err) => {
+        if (!(err instanceof StoreDownError))
+          console.warn(`[store] fold ${metal} ${session.date} failed: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    )
+    .finally(() => {
+      if (state.folding.get(metal) === entry) state.folding.delete(metal);
+    });
+  return entry.write;
 }
 
-/** Keeps the live FX table as the session's closing table whenever a newer one is in force. */
+/** The writes of one observation: its bar, the session's closing FX table, the trim of old bars. */
+async function writeFold(metal: MetalId, date: string, t: number, p: number): Promise<void> {
+  const bar = await getStore().foldBar(BAR_SERIES[metal].series, date, t, p);
+  for (const l of state.listeners) l(metal, date, (held) => (held && held.t1 > bar.t1 ? held : bar));
+  await saveCloseFx(date);
+  await trimOnce(metal, date);
+}
+
+/**
+ * Keeps the live FX table as the session's closing table whenever a newer one is in force; the store
+ * replaces the kept table only with a newer one, so an instance holding an older table never wins.
+ */
 async function saveCloseFx(date: string): Promise<void> {
   const fx = await feeds.fx.read();
   if (fx.status !== 'fresh' || !fx.value || fx.asOf === null) return;
   if (state.fxSaved.get(date) === fx.asOf) return;
+  await getStore().setIfNewer<CloseFx>(FX_KEY(date), { as_of: fx.asOf, rates: fx.value }, FX_TTL_S);
   state.fxSaved.set(date, fx.asOf);
   if (state.fxSaved.size > 8) state.fxSaved.delete(state.fxSaved.keys().next().value!);
-  await getStore().set<CloseFx>(FX_KEY(date), { as_of: fx.asOf, rates: fx.value }, FX_TTL_S);
 }
 
 /** Bars older than the retention go, once per session per process. */
 async function trimOnce(metal: MetalId, date: string): Promise<void> {
   if (state.trimmedFor.get(metal) === date) return;
-  state.trimmedFor.set(metal, date);
   await getStore().trimBars(BAR_SERIES[metal].series, retentionStart(date));
+  state.trimmedFor.set(metal, date);
 }
 
 /** The oldest session date kept when `date` is the current one. */

@@ -21,7 +21,10 @@ export interface PriceChange {
   change: number | null;
   /** Percent, 2 decimals. */
   change_pct: number | null;
-  /** `close`: the previous close converted at the FX table recorded with its bar; `current`: at today's (imported bars). */
+  /**
+   * `close`: the previous close at the FX table recorded with its bar, the price at the fresh table in force;
+   * `current`: both at the table in force (a bar without its table, or no fresh table now).
+   */
   fx_basis: 'close' | 'current' | null;
 }
 
@@ -47,12 +50,13 @@ export interface MovementQuery {
   /** ISO 4217, upper case, and its rate against USD in the table in use now. */
   currency: string;
   rate: number;
+  /** Whether the table in use now is a fresh one (not the last live table, not the bundled snapshot). */
+  fxFresh: boolean;
   unit: Unit;
 }
 
-/** Bars behind one metal's change: the current session's and the latest before it, with that one's FX table. */
+/** Bars behind one metal's change: the session's own and the latest before it, with that one's FX table. */
 interface Held {
-  date: string;
   loadedAt: number;
   current: DailyBar | null;
   prev: DailyBar | null;
@@ -62,41 +66,56 @@ interface Held {
 /** Seconds between re-reads of the bars from the store (other instances fold into them too). */
 const RELOAD_S = 30;
 
-const held = new Map<MetalId, Held>();
-const loading = new Map<MetalId, Promise<Held>>();
+// Keyed by metal and session date, so a read begun for one session and finishing after the next one
+// opened never serves the old session's bar as the new one's.
+const held = new Map<string, Held>();
+const loading = new Map<string, Promise<Held>>();
+const key = (metal: MetalId, date: string) => `${metal}|${date}`;
 
 // This process's own folds reach the held bar at once, without waiting for the next re-read.
 onBar((metal, date, update) => {
-  const h = held.get(metal);
-  if (h && h.date === date) h.current = update(h.current);
+  const h = held.get(key(metal, date));
+  if (h) h.current = update(h.current);
 });
 
+/** Reads a session's bars; a failed read keeps the bars held (none when there are none yet) and is retried on the next ask. */
 function load(metal: MetalId, date: string): Promise<Held> {
-  const running = loading.get(metal);
+  const k = key(metal, date);
+  const running = loading.get(k);
   if (running) return running;
-  const p = (async () => {
+  const p = (async (): Promise<Held> => {
     const loadedAt = Date.now();
-    const got = (await safely(() => getStore().bars(BAR_SERIES[metal].series, '0000-01-01', date, 2), `read bars of ${metal}`)) ?? [];
+    const got = await safely(() => getStore().bars(BAR_SERIES[metal].series, '0000-01-01', date, 2), `read bars of ${metal}`);
+    if (got === null) return held.get(k) ?? { loadedAt: 0, current: null, prev: null, prevFx: null };
     const current = got.at(-1)?.d === date ? got.pop()! : null;
     const prev = got.at(-1) ?? null;
     const prevFx = prev ? await safely(() => closeFx(prev.d), `read closing FX of ${prev.d}`) : null;
-    const h: Held = { date, loadedAt, current, prev, prevFx };
-    held.set(metal, h);
+    const h: Held = { loadedAt, current, prev, prevFx };
+    // A fold announced while the read ran is newer than what the read saw.
+    const mine = held.get(k)?.current;
+    if (mine && (!current || mine.t1 > current.t1)) h.current = mine;
+    for (const other of held.keys()) if (other.startsWith(`${metal}|`) && other < k) held.delete(other);
+    held.set(k, h);
     return h;
-  })().finally(() => loading.delete(metal));
-  loading.set(metal, p);
+  })().finally(() => loading.delete(k));
+  loading.set(k, p);
   return p;
 }
 
 /** The bars for `date`: held ones at once (re-read in the background when old), else read now. */
 async function barsFor(metal: MetalId, date: string): Promise<Held> {
-  const h = held.get(metal);
-  if (h?.date !== date) return load(metal, date);
+  const h = held.get(key(metal, date));
+  if (!h) return load(metal, date);
   if (Date.now() - h.loadedAt > ttlMs(RELOAD_S)) void load(metal, date);
   return h;
 }
 
-/** How `metal` moved in its current session, in the requested currency and unit. */
+/**
+ * How `metal` moved in its current session, in the requested currency and unit. The price and the
+ * previous close are converted with one table: the one recorded at that close only while the table in
+ * force is fresh (`fx_basis: close`), else both at the table in force (`current`). `change` is the shown
+ * price minus the shown previous close, exactly (decisions §20).
+ */
 export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.now()): Promise<PriceChange> {
   const session = sessionNow(nowMs);
   const { current, prev, prevFx } = await barsFor(metal, session.date);
@@ -104,20 +123,21 @@ export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.no
   if (q.priceUsdOz === null || !prev) return none;
   const decimals = UNIT_DECIMALS[q.unit];
   const closeRate = prevFx?.rates[q.currency];
-  const basis = closeRate !== undefined && Number.isFinite(closeRate) && closeRate > 0 ? 'close' : 'current';
+  const basis = q.fxFresh && closeRate !== undefined && Number.isFinite(closeRate) && closeRate > 0 ? 'close' : 'current';
   const now = (usdOz: number) => perUnit(usdOz * q.rate, q.unit);
-  const price = now(q.priceUsdOz);
-  const previous = perUnit(prev.c * (basis === 'close' ? closeRate! : q.rate), q.unit);
+  const price = round(now(q.priceUsdOz), decimals);
+  const previous = round(perUnit(prev.c * (basis === 'close' ? closeRate! : q.rate), q.unit), decimals);
+  const change = round(price - previous, decimals);
   return {
     state: 'ok',
     session_date: session.date,
     open: roundOrNull(current ? now(current.o) : null, decimals),
     high: roundOrNull(current ? now(current.h) : null, decimals),
     low: roundOrNull(current ? now(current.l) : null, decimals),
-    previous_close: round(previous, decimals),
+    previous_close: previous,
     previous_close_date: prev.d,
-    change: round(price - previous, decimals),
-    change_pct: round((price / previous - 1) * 100, 2),
+    change,
+    change_pct: previous > 0 ? round((change / previous) * 100, 2) : null,
     fx_basis: basis,
   };
 }

@@ -4,6 +4,7 @@ import type { Reading, Status } from '../sources/freshness';
 import { UNAVAILABLE } from '../sources/freshness';
 import type { MetalId } from '../reference/metals';
 import { getStore, safely } from '../store';
+import { afterAnswer } from '../store/after-answer';
 import { GOLD_API_NAME } from '../sources/upstream/gold-api';
 import { QUOTES_API_NAME, type Quote } from '../sources/upstream/quotes';
 
@@ -40,13 +41,26 @@ export interface Served {
   quote: Quote | null;
 }
 
-/** The served price of `metal` for this request; each source is read through its own cached feed. */
-export async function servedPrice(metal: MetalId): Promise<Served> {
+const DONE = Promise.resolve();
+
+/** A served price with the write of what it observed (its daily bar, the last price served). */
+export interface ServedNow extends Served {
+  /** Settles once this observation's writes are in the store or have failed (logged); never rejects. */
+  recorded: Promise<void>;
+}
+
+/**
+ * The served price of `metal` for this request; each source is read through its own cached feed. A new
+ * observation's writes are handed to the platform to finish after the answer; callers that must answer
+ * only once they are stored (the cron route) await `recorded`.
+ */
+export async function servedPrice(metal: MetalId): Promise<ServedNow> {
   const { primary, secondary } = metalFeeds[metal];
   const [p, q] = await Promise.all([primary.read(), secondary.read()]);
   const served = choose(p, q, await lastServed(metal));
-  remember(metal, served);
-  return served;
+  const recorded = remember(metal, served);
+  if (recorded !== DONE) afterAnswer(recorded);
+  return { ...served, recorded };
 }
 
 /** What would be served now, without asking any upstream: for error bodies. */
@@ -101,7 +115,8 @@ async function lastServed(metal: MetalId): Promise<number | null> {
   return lastKnown.get(metal) ?? null;
 }
 
-function remember(metal: MetalId, s: Served): void {
+/** Logs a divergence once, and starts the writes of a new observation; DONE when there are none. */
+function remember(metal: MetalId, s: Served): Promise<void> {
   if (s.crossCheck.status === 'diverged') {
     const [p, q] = s.sources;
     const key = `${p.price_usd_oz}/${q.price_usd_oz}`;
@@ -114,10 +129,11 @@ function remember(metal: MetalId, s: Served): void {
     }
   }
   // Each new fresh observation goes into its session's daily bar (a cached one is not folded again).
-  recordServed(metal, s.reading);
+  const folded = recordServed(metal, s.reading);
   const v = s.reading.value;
-  if (s.reading.status !== 'fresh' || v === null || lastKnown.get(metal) === v) return;
+  if (s.reading.status !== 'fresh' || v === null || lastKnown.get(metal) === v) return folded ?? DONE;
   lastKnown.set(metal, v);
-  // Not awaited: the answer does not wait on the store; memory holds the value meanwhile.
-  void safely(() => getStore().set(`served:${metal}`, v), `save served:${metal}`);
+  // Memory holds the value at once; the store has it for the next process or instance.
+  const saved = safely(() => getStore().set(`served:${metal}`, v), `save served:${metal}`).then(() => undefined);
+  return folded ? Promise.all([folded, saved]).then(() => undefined) : saved;
 }

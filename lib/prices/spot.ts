@@ -10,7 +10,7 @@ import type { Spot, SpotQuery } from '../schemas/spot';
 import { KARATS, purity } from '../reference/karats';
 import { stats } from '../reference/supply';
 import { METALS, OTHER_METALS, type Metal, type MetalId } from '../reference/metals';
-import { peekServed, servedPrice, type Served } from './served-price';
+import { peekServed, servedPrice, type Served, type ServedNow } from './served-price';
 import { storeStatus } from '../store';
 import { unavailable, type Unavailable } from '../sources/unavailable';
 import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, unitEntry } from '../reference/units';
@@ -51,7 +51,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     debug: query.debug === '1',
   };
   const [metals, fxr, tokens] = await Promise.all([Promise.all(METALS.map((m) => servedPrice(m.id))), feeds.fx.read(), feeds.tokens.read()]);
-  const served = Object.fromEntries(METALS.map((m, i) => [m.id, metals[i]])) as Record<MetalId, Served>;
+  const served = Object.fromEntries(METALS.map((m, i) => [m.id, metals[i]])) as Record<MetalId, ServedNow>;
   const now = Date.now();
   const fx = fxInUse(fxr, now);
   const goldServed = served.gold;
@@ -80,7 +80,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
 
   const updatedAt = new Date(now).toISOString();
   const dataState = toDataState(gold, now);
-  const moved = { currency: q.currency, rate, unit: q.unit };
+  const moved = { currency: q.currency, rate, fxFresh: fx.state.status === 'fresh', unit: q.unit };
   const changes = await Promise.all(METALS.map((m) => movement(m.id, { ...moved, priceUsdOz: served[m.id].reading.value }, now)));
   const perUnitPrice = perUnit(spot * rate, q.unit);
   const body: Spot = {

@@ -66,7 +66,10 @@ export const UNIT_DECIMALS = Object.fromEntries(UNIT_LIST.map((u) => [u.id, u.de
 
 export function round(value: number, decimals: number): number {
   const f = 10 ** decimals;
-  return Math.round((value + Number.EPSILON * Math.abs(value)) * f) / f;
+  // Halves go away from zero on both sides (Math.round alone takes −2.5 to −2); the epsilon keeps a
+  // half written in decimal (1.005) a half in binary. No −0.
+  const r = Math.round(Math.abs(value) * (1 + Number.EPSILON) * f) / f;
+  return value < 0 && r !== 0 ? -r : r;
 }
 
 /** Rounds, passing null through. */

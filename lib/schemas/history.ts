@@ -27,7 +27,7 @@ export const HistoryQuery = z.object({
   }),
   format: oneOf('format', FORMATS)
     .default('json')
-    .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin` (spot), one row per trading day' }),
+    .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin,final,n` (spot), one row per trading day' }),
 });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
@@ -52,6 +52,14 @@ export const History = z
             .enum(['recorded', 'imported'])
             .optional()
             .meta({ description: 'Spot series only: recorded by this service from the prices it served, or imported by the operator' }),
+          final: z.boolean().optional().meta({
+            description:
+              'Spot series only: true once the session has closed; false for the session in progress, whose close is the latest price and whose high and low can still widen',
+          }),
+          n: z.number().int().nullable().optional().meta({
+            description:
+              'Spot series only: how many fresh prices were folded into the bar (a bar from few prices saw little of its session); null for an imported bar',
+          }),
         }),
       )
       .meta({ description: 'Oldest first, one per trading day: up to 5 years of futures, or up to 10 years of spot bars' }),

@@ -83,11 +83,11 @@ export const PriceChange = z
     low: inUnit('Lowest fresh price served during the current session'),
     previous_close: inUnit('Close of the latest daily spot bar dated before the current session'),
     previous_close_date: z.string().nullable().meta({ description: 'Date of that bar, YYYY-MM-DD' }),
-    change: inUnit('The served price minus `previous_close`'),
-    change_pct: z.number().nullable().meta({ description: '(price ÷ previous_close − 1) × 100, 2 decimals' }),
+    change: inUnit('The shown price minus the shown `previous_close`, exactly'),
+    change_pct: z.number().nullable().meta({ description: '`change` ÷ `previous_close` × 100, 2 decimals (halves away from zero)' }),
     fx_basis: z.enum(['close', 'current']).nullable().meta({
       description:
-        'close: the previous close converted at the FX table recorded with its bar; current: at the table in use now (imported bars carry no FX table)',
+        'close: the previous close converted at the FX table recorded with its bar, the price at the fresh table in use now; current: both at the table in use now (imported bars carry no FX table, or the table in use is not fresh: the last live one or the bundled snapshot)',
     }),
   })
   .meta({

@@ -102,7 +102,8 @@ const SPOT_FRESH_DAYS = 4;
 /** The daily spot series: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
 export async function getSpotHistory(): Promise<History> {
   const now = Date.now();
-  const today = sessionNow(now).date;
+  const session = sessionNow(now);
+  const today = session.date;
   let bars;
   try {
     bars = await allBars('gold', today);
@@ -110,6 +111,8 @@ export async function getSpotHistory(): Promise<History> {
     if (err instanceof StoreDownError) throw new ApiError(503, 'Daily spot bars unavailable: the store is not answering. Retry shortly.');
     throw err;
   }
+  // The session in progress is not final: its close is the latest price and its range can still widen.
+  const final = (d: string) => d < today || (d === today && !session.open);
   const points: HistoryPoint[] = bars.map((b) => ({ d: b.d, o: b.o, c: b.c, h: b.h, l: b.l, origin: b.origin }));
   const last = bars[bars.length - 1];
   let data_state: DataState;
@@ -124,7 +127,16 @@ export async function getSpotHistory(): Promise<History> {
     symbol: 'XAUUSD',
     interval: 'daily',
     source: SPOT_HISTORY_SOURCE,
-    points: points.map((p) => ({ d: p.d, o: round(p.o!, 2), c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2), origin: p.origin })),
+    points: bars.map((b) => ({
+      d: b.d,
+      o: round(b.o, 2),
+      c: round(b.c, 2),
+      h: round(b.h, 2),
+      l: round(b.l, 2),
+      origin: b.origin,
+      final: final(b.d),
+      n: b.origin === 'recorded' ? b.n : null,
+    })),
     count: points.length,
     ...historyStats(points),
     data_state,

@@ -9,7 +9,9 @@ import { getStore, StoreDownError } from '../store';
 // instances never duplicate), points older than 14 days trimmed. Only fresh, real prices are
 // recorded: during an outage nothing is written (a stale price is not a new sample). The price is the
 // one spot serves, whichever source gave it. While the market is closed nothing is recorded: the price
-// does not move, and a flat line of repeats would pass for trading that did not happen.
+// does not move, and a flat line of repeats would pass for trading that did not happen. A sample returns
+// only once its writes (the point, the trim, the daily bar's fold) are done or have failed, so the cron
+// route answers after them (decisions §20).
 
 export const RETENTION_S = 14 * 24 * 3600;
 export type SampleSymbol = IntradaySymbol;
@@ -28,7 +30,9 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
   const result = {} as Record<SampleSymbol, SampleOutcome>;
   await Promise.all(
     METALS.map(async ({ id, intraday: symbol }) => {
-      const { reading } = await servedPrice(id);
+      const { reading, recorded } = await servedPrice(id);
+      // The bar fold of this observation is written before the sample (and the cron route) answers.
+      await recorded;
       if (reading.status !== 'fresh' || reading.value === null) {
         result[symbol] = 'no fresh price';
         return;

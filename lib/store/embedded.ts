@@ -11,30 +11,47 @@ import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth
 // (series, t), so a window query reads only that window.
 //
 // A store that cannot be used never takes a response down, as with KV: a DATA_DIR that cannot hold
-// the file (not a folder, read-only, no `node:sqlite` in this Node) is named once at open, and the
-// store then runs on memory alone; a read or write that fails later (full disk, I/O error) is logged
-// once, becomes StoreDownError (callers treat the value as absent), and claims and counters fall
-// back to this instance's memory until the file answers again.
+// the file (not a folder, read-only, locked by another process past the wait, no `node:sqlite` in this
+// Node) is named once at open, and the store runs on memory alone while the file is tried again in the
+// background; a read or write that fails later (full disk, I/O error) is logged once, becomes
+// StoreDownError (callers treat the value as absent), and claims and counters fall back to this
+// instance's memory until the file answers again.
 
 type Sqlite = typeof import('node:sqlite');
 
-function openDatabase(dir: string): DatabaseSync {
+/** How long a statement waits for another process's lock before it fails, ms. */
+const BUSY_TIMEOUT_MS = 5000;
+/** How long a background reopen waits for a lock, ms: it runs on the event loop, between requests. */
+const REOPEN_BUSY_MS = 100;
+/** Background reopens: the first a second after the failed open, then twice as long each time, up to a minute. */
+const REOPEN_FIRST_MS = 1000;
+const REOPEN_MAX_MS = 60_000;
+
+export interface EmbeddedOptions {
+  /** How long opening the file waits for another process's lock, ms (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+function openDatabase(dir: string, busyMs: number): DatabaseSync {
   // Looked up at run time, so a Node without the module degrades instead of failing to load this file.
   const sqlite = process.getBuiltinModule('node:sqlite') as Sqlite | undefined;
   if (!sqlite) throw new Error(`this Node (${process.version}) has no node:sqlite`);
   fs.mkdirSync(dir, { recursive: true });
   const db = new sqlite.DatabaseSync(path.join(dir, 'store.sqlite'));
   try {
+    // busy_timeout first: switching to WAL needs a lock, and without the wait a file another process
+    // holds at this moment would fail the open at once instead of waiting for it.
     db.exec(`
+      PRAGMA busy_timeout = ${busyMs};
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 5000;
       CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER);
       CREATE TABLE IF NOT EXISTS points (series TEXT NOT NULL, t INTEGER NOT NULL, p REAL NOT NULL,
         PRIMARY KEY (series, t)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bars (series TEXT NOT NULL, d TEXT NOT NULL, o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL,
         c REAL NOT NULL, n INTEGER NOT NULL, origin TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,
         PRIMARY KEY (series, d)) WITHOUT ROWID;
+      PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
     `);
   } catch (err) {
     db.close();
@@ -43,18 +60,62 @@ function openDatabase(dir: string): DatabaseSync {
   return db;
 }
 
-export function openEmbeddedStore(dir: string): Store {
-  let db: DatabaseSync;
+export function openEmbeddedStore(dir: string, opts: EmbeddedOptions = {}): Store {
+  const busyMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   try {
-    db = openDatabase(dir);
+    return sqliteStore(openDatabase(dir, busyMs), path.resolve(dir));
   } catch (err) {
     const reason = reasonOf(err);
     console.warn(
-      `[store] DATA_DIR ${JSON.stringify(path.resolve(dir))} cannot hold the store (${reason}): answering from memory and the upstreams; nothing is kept across restarts. Point DATA_DIR at a writable folder.`,
+      `[store] DATA_DIR ${JSON.stringify(path.resolve(dir))} cannot hold the store (${reason}): answering from memory and the upstreams, nothing kept, while the file is tried again in the background. Point DATA_DIR at a writable folder.`,
     );
-    return new MemoryOnlyStore(reason);
+    return reopening(dir, reason, Math.min(busyMs, REOPEN_BUSY_MS));
   }
-  return sqliteStore(db, path.resolve(dir));
+}
+
+/**
+ * The store when the file could not be opened at start: memory alone (reads and writes fail as
+ * StoreDownError, claims and counters are this instance's) while an unref'd timer tries the file again,
+ * backing off; the first open that works is used from then on, logged once. Nothing is written to memory
+ * meanwhile, so nothing needs writing through: the memory claims and counters are dropped, as when KV
+ * comes back, and the next observations are written to the file as usual.
+ */
+function reopening(dir: string, reason: string, busyMs: number): Store {
+  const where = path.resolve(dir);
+  const since = Date.now();
+  const memory = new MemoryOnlyStore(reason);
+  let current: Store = memory;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = (wait: number) => {
+    timer = setTimeout(() => {
+      try {
+        current = sqliteStore(openDatabase(dir, busyMs), where);
+      } catch {
+        retry(Math.min(wait * 2, REOPEN_MAX_MS));
+        return;
+      }
+      void memory.close();
+      console.warn(
+        `[store] DATA_DIR ${JSON.stringify(where)} holds the store again after ${((Date.now() - since) / 1000).toFixed(1)} s: kept in the file from now on`,
+      );
+    }, wait);
+    // Waiting for the file never keeps a process alive that has nothing else to do.
+    timer.unref();
+  };
+  // A Node without node:sqlite will not grow one.
+  if (process.getBuiltinModule('node:sqlite')) retry(REOPEN_FIRST_MS);
+  // Every call goes to the store in use at that moment, so this lists no method of its own but close.
+  return new Proxy(memory, {
+    get(_, prop) {
+      if (prop === 'close')
+        return async () => {
+          clearTimeout(timer);
+          await current.close();
+        };
+      const v: unknown = Reflect.get(current, prop);
+      return typeof v === 'function' ? v.bind(current) : v;
+    },
+  });
 }
 
 function sqliteStore(db: DatabaseSync, dir: string): Store {
@@ -64,6 +125,11 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     set: db.prepare(
       'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+    ),
+    // Replaces a held value only when it expired or has an older `as_of` (or none): one statement, so atomic.
+    setIfNewer: db.prepare(
+      `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+       WHERE kv.expires_at <= ? OR coalesce(json_extract(kv.value, '$.as_of') < json_extract(excluded.value, '$.as_of'), 1)`,
     ),
     purge: db.prepare('DELETE FROM kv WHERE key = ? AND expires_at IS NOT NULL AND expires_at <= ?'),
     insertNew: db.prepare('INSERT OR IGNORE INTO kv (key, value, expires_at) VALUES (?, ?, ?)'),
@@ -154,6 +220,10 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const json = JSON.stringify(v);
       guard('set', () => q.set.run(key, json, expiry(ttlSeconds)));
     },
+    async setIfNewer(key, v, ttlSeconds) {
+      const json = JSON.stringify(v);
+      return guard('setIfNewer', () => Number(q.setIfNewer.run(key, json, expiry(ttlSeconds), now()).changes) === 1);
+    },
     async claim(key, ttlSeconds) {
       return orMemory(
         () =>
@@ -204,12 +274,16 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
         }),
       );
     },
-    async importBar(series, bar) {
-      return guard('importBar', () =>
+    async importBars(series, bars) {
+      // One transaction for the whole file: a failure on any row rolls every row back.
+      return guard('importBars', () =>
         immediate(() => {
-          if (barAt(series, bar.d)?.origin === 'recorded') return false;
-          putBar(series, { ...bar, origin: 'imported' });
-          return true;
+          const kept: string[] = [];
+          for (const bar of bars) {
+            if (barAt(series, bar.d)?.origin === 'recorded') kept.push(bar.d);
+            else putBar(series, { ...bar, origin: 'imported' });
+          }
+          return { written: bars.length - kept.length, kept };
         }),
       );
     },
@@ -227,7 +301,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
   };
 }
 
-/** The store when DATA_DIR cannot hold one: nothing is kept; claims and counters live in this instance. */
+/** The store while DATA_DIR cannot hold one: nothing is kept; claims and counters live in this instance. */
 class MemoryOnlyStore implements Store {
   readonly kind = 'embedded' as const;
   private readonly counters = new MemoryCounters();
@@ -243,6 +317,9 @@ class MemoryOnlyStore implements Store {
   }
   async set(): Promise<void> {
     this.down('set');
+  }
+  async setIfNewer(): Promise<boolean> {
+    return this.down('setIfNewer');
   }
   async claim(key: string, ttlSeconds: number) {
     return this.counters.claim(key, ttlSeconds);
@@ -262,8 +339,8 @@ class MemoryOnlyStore implements Store {
   async foldBar(): Promise<DailyBar> {
     return this.down('foldBar');
   }
-  async importBar(): Promise<boolean> {
-    return this.down('importBar');
+  async importBars(): Promise<{ written: number; kept: string[] }> {
+    return this.down('importBars');
   }
   async bars(): Promise<DailyBar[]> {
     return this.down('bars');

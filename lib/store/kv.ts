@@ -17,6 +17,13 @@ import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth
 // call arriving while degraded sends one PING in the background; when KV answers, the shared
 // state is used again and the memory fallback is dropped. No timer runs between requests, which
 // suits serverless instances that are frozen between invocations.
+//
+// Only the transport counts as an outage: no connection, a timeout, an answer that is not Upstash's
+// JSON, an HTTP error (a refused token, a limit, a server error). Redis refusing a command (a script
+// error, a key of the wrong type) is a defect of this service: logged once per distinct message with
+// console.error, KV stays in use, and the call reads as absent (get), falls back to memory (claim, incr)
+// or throws a plain Error (every write, which must not look done, and the series and bar reads, which
+// are not empty).
 
 export interface KvOptions {
   /** REST endpoint (KV_REST_API_URL). */
@@ -37,6 +44,17 @@ const INCR_WITH_WINDOW = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
+
+/** The value unless the one held has an `as_of` as new or newer: KEYS key; ARGV value (JSON), its as_of, TTL (s). */
+const SET_IF_NEWER = `
+local held = redis.call('GET', KEYS[1])
+if held then
+  local ok, old = pcall(cjson.decode, held)
+  local was = ok and type(old) == 'table' and tonumber(old.as_of)
+  if was and was >= tonumber(ARGV[2]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1`;
 
 /** lib/store/fold.ts in Lua: KEYS bars hash, date index; ARGV date, t (ms), price, day number. */
 const FOLD_BAR = `
@@ -60,13 +78,23 @@ redis.call('HSET', KEYS[1], ARGV[1], bar)
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 return bar`;
 
-/** An imported bar, unless a recorded one holds the date: ARGV date, encoded bar, day number. */
-const IMPORT_BAR = `
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
-if raw and string.find(raw, ',recorded,', 1, true) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-return 1`;
+/**
+ * An operator's imported bars in one script, ARGV date, encoded bar, day number for each; a date holding a
+ * recorded bar keeps it. Returns the dates kept. Redis does not undo a script's writes when it fails, so every
+ * read (which also fails on a key of the wrong type) comes before the first write.
+ */
+const IMPORT_BARS = `
+redis.call('ZCARD', KEYS[2])
+local kept, put = {}, {}
+for i = 1, #ARGV, 3 do
+  local raw = redis.call('HGET', KEYS[1], ARGV[i])
+  if raw and string.find(raw, ',recorded,', 1, true) then kept[#kept + 1] = ARGV[i] else put[#put + 1] = i end
+end
+for _, i in ipairs(put) do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
+end
+return kept`;
 
 /** Bars between two day numbers, oldest first (the newest ARGV[3] when it is above 0), as date, bar, date, bar… */
 const READ_BARS = `
@@ -109,6 +137,8 @@ class KvStore implements Store {
   private downReason: string | null = null;
   private lastProbe = 0;
   private probing = false;
+  /** Command errors logged so far: a defect repeats on every call, the log says it once. */
+  private readonly defects = new Set<string>();
 
   constructor(private readonly opts: KvOptions) {
     try {
@@ -146,7 +176,14 @@ class KvStore implements Store {
   }
 
   async get<T>(key: string): Promise<T | null> {
-    const raw = await this.call('get', () => this.client.get<string>(this.key(key)));
+    let raw: string | null;
+    try {
+      raw = await this.call('get', () => this.client.get<string>(this.key(key)));
+    } catch (err) {
+      // A key Redis cannot read as a value holds nothing usable; the next set replaces it.
+      if (err instanceof CommandError) return null;
+      throw err;
+    }
     return raw === null || raw === undefined ? null : (JSON.parse(raw) as T);
   }
 
@@ -157,13 +194,18 @@ class KvStore implements Store {
     );
   }
 
+  async setIfNewer<T extends { as_of: number }>(key: string, value: T, ttlSeconds: number): Promise<boolean> {
+    const args = [JSON.stringify(value), String(value.as_of), String(Math.max(1, Math.ceil(ttlSeconds)))];
+    return Number(await this.call('setIfNewer', () => this.client.eval<string[], number>(SET_IF_NEWER, [this.key(key)], args))) === 1;
+  }
+
   async claim(key: string, ttlSeconds: number): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(ttlSeconds));
     try {
       const r = await this.call('claim', () => this.client.set(this.key(key), '1', { nx: true, ex: ttl }));
       return r === 'OK';
     } catch (err) {
-      if (!(err instanceof StoreDownError)) throw err;
+      if (!(err instanceof StoreDownError || err instanceof CommandError)) throw err;
       return this.fallback.claim(key, ttl);
     }
   }
@@ -173,7 +215,7 @@ class KvStore implements Store {
     try {
       return Number(await this.call('incr', () => this.client.eval<[number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl])));
     } catch (err) {
-      if (!(err instanceof StoreDownError)) throw err;
+      if (!(err instanceof StoreDownError || err instanceof CommandError)) throw err;
       return this.fallback.incr(key, ttl);
     }
   }
@@ -210,9 +252,11 @@ class KvStore implements Store {
     return decodeBar(date, String(raw));
   }
 
-  async importBar(series: string, bar: DailyBar): Promise<boolean> {
-    const args = [bar.d, encodeBar({ ...bar, origin: 'imported' }), String(dayNumber(bar.d))];
-    return Number(await this.call('importBar', () => this.client.eval<string[], number>(IMPORT_BAR, this.barKeys(series), args))) === 1;
+  async importBars(series: string, bars: DailyBar[]): Promise<{ written: number; kept: string[] }> {
+    // One EVAL for the whole file (10 years of sessions is about 2,600 bars, some 200 kB).
+    const args = bars.flatMap((b) => [b.d, encodeBar({ ...b, origin: 'imported' }), String(dayNumber(b.d))]);
+    const kept = await this.call('importBars', () => this.client.eval<string[], string[]>(IMPORT_BARS, this.barKeys(series), args));
+    return { written: bars.length - kept.length, kept: kept.map(String) };
   }
 
   async bars(series: string, from: string, to: string, last?: number): Promise<DailyBar[]> {
@@ -237,7 +281,10 @@ class KvStore implements Store {
     this.fallback.clear();
   }
 
-  /** Runs one KV request within the timeout; any failure marks KV down and becomes StoreDownError. */
+  /**
+   * Runs one KV request within the timeout. A command Redis refused becomes CommandError (logged once,
+   * KV stays up); any other failure marks KV down and becomes StoreDownError.
+   */
   private async call<R>(what: string, fn: () => Promise<R>): Promise<R> {
     if (this.downSince !== null) {
       this.probe();
@@ -246,10 +293,23 @@ class KvStore implements Store {
     try {
       return await withDeadline(fn(), this.opts.timeoutMs);
     } catch (err) {
+      const refused = commandError(err);
+      if (refused !== null) {
+        this.logDefect(`${what}: ${refused}`);
+        throw new CommandError(what, refused);
+      }
       const reason = reasonOf(err);
       this.markDown(reason);
       throw new StoreDownError(what, reason);
     }
+  }
+
+  private logDefect(line: string) {
+    if (this.defects.has(line)) return;
+    // Bounded, should a message carry something that changes on every call.
+    if (this.defects.size >= 100) this.defects.clear();
+    this.defects.add(line);
+    console.error(`[store] KV refused a command (${line}): a defect in this service, not an outage; KV stays in use`);
   }
 
   private markDown(reason: string) {
@@ -282,6 +342,29 @@ class KvStore implements Store {
         this.probing = false;
       });
   }
+}
+
+/** Redis refused a command: a defect, thrown as a plain Error (not StoreDownError), with KV still up. */
+class CommandError extends Error {
+  constructor(what: string, text: string) {
+    super(`KV refused ${what}: ${text}`);
+    this.name = 'KvCommandError';
+  }
+}
+
+/**
+ * Redis's own refusal of a command, when `err` carries one, else null. Upstash answers a refused command
+ * with {"error": "..."}, inside a 200 batch answer or with HTTP 400 for a single command, and the client
+ * throws UpstashError with Redis's text in one of its framings. A refused token (WRONGPASS, NOPERM),
+ * Upstash's own limits and any other text count as an outage, as do errors that are not UpstashError
+ * (network, timeout) and an answer that is not JSON (UpstashJSONParseError).
+ */
+function commandError(err: unknown): string | null {
+  if (!(err instanceof Error) || err.name !== 'UpstashError') return null;
+  // "Command failed: X", "Command 2 [ zadd ] failed: X", "X, command was: [...]", or X.
+  const text = err.message.replace(/^Command (?:\d+ \[ [^\]]* \] )?failed: /, '').replace(/, command was: [\s\S]*$/, '');
+  if (!/^(ERR|WRONGTYPE|NOSCRIPT|EXECABORT) /.test(text) || /\bmax\b|limit|quota|exceeded/i.test(text)) return null;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function parseMember(m: string): Point {

@@ -30,6 +30,11 @@ export interface Store {
   get<T>(key: string): Promise<T | null>;
   /** Stores a JSON value; `ttlSeconds` makes it expire. */
   set<T>(key: string, value: T, ttlSeconds?: number): Promise<void>;
+  /**
+   * Stores `value` unless the value held under `key` has an `as_of` as new or newer, atomically (two
+   * instances saving at once keep the newer); an expired or absent value is replaced. True when written.
+   */
+  setIfNewer<T extends { as_of: number }>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   /** Atomically takes `key` if nobody holds it; true for the one caller that won. */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   /** Adds one to a counter that starts its `ttlSeconds` window on first use; returns the new count. */
@@ -47,8 +52,11 @@ export interface Store {
    * (another instance folding the same reading) changes nothing. Returns the bar as stored.
    */
   foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar>;
-  /** Writes an imported bar unless a recorded bar holds its date; true when written. */
-  importBar(series: string, bar: DailyBar): Promise<boolean>;
+  /**
+   * Writes an operator's imported bars, all or none (one transaction, one script): a date holding a recorded
+   * bar keeps it and is named in `kept`; any other date takes the imported bar. A failure leaves nothing written.
+   */
+  importBars(series: string, bars: DailyBar[]): Promise<{ written: number; kept: string[] }>;
   /** Bars dated `from <= d <= to`, oldest first; with `last`, only the newest `last` of them. */
   bars(series: string, from: string, to: string, last?: number): Promise<DailyBar[]>;
   /** Removes bars dated before `before`; returns how many went. */

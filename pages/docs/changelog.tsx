@@ -4,6 +4,19 @@ import { PageHead } from '@/site/layout';
 
 const CHANGES: [string, string, string][] = [
   [
+    'v1.8',
+    '2026-11',
+    'The daily spot record survives serverless: every write of a fold, closing FX table, trim and intraday point finishes before the cron route answers, or is registered with the platform (`waitUntil`) by a request that observed a new price; a failed write is retried by the next request serving that price; a closing FX table is replaced only by a newer one. ' +
+      "`change` converts the price and the previous close with one FX table: the close's own (`fx_basis: close`) only while a fresh table is in force, else both at the table in force (`current`); `change` is the shown price minus the shown `previous_close`, exactly, and halves round away from zero for negative figures too. " +
+      'The bars behind a change are held per session, so the first prices after 18:00 never see the previous session as the current one; a failed store read keeps the bars held. ' +
+      '`history?series=spot` points carry `final` (false for the session in progress) and `n` (prices folded; null when imported); its CSV adds `final,n`. ' +
+      "`npm run import-daily` reads the files operators hold (header names in any case and order, `date` or `time`, extra columns such as volume or Adj Close ignored, Yahoo's `null` rows skipped), refuses a date after the current session or older than the 10 years kept and a missing price column by name, writes the file whole or not at all, and counts the bars written and the recorded bars kept. " +
+      "MCP: the rate limit counts the last `X-Forwarded-For` hop behind `TRUST_PROXY=1` and the platform's address on Vercel (IPv6 per /64); every answer carries `RateLimit-Policy` and `RateLimit`, a 429 `Retry-After` too; an over-deep or overlong tool argument is refused by name instead of an internal failure; an aborted upload is logged as such. " +
+      'Store: the embedded store waits for a file another process holds at start-up (`busy_timeout` first), and one that still cannot open runs on memory, tries the file again in the background and returns to it without a restart; a command KV refuses (a script error, a key of the wrong type) is logged as a defect and no longer marks KV unavailable; `engines` names Node 22.13 (23.4 on the 23 line), the first releases that load `node:sqlite` without a flag. ' +
+      'The response cache retries a background refresh that failed, keeping the stale copy meanwhile; its memo of negotiated encodings is bounded. ' +
+      '`lib/` is laid out by capability, its import directions enforced by lint.',
+  ],
+  [
     'v1.7',
     '2026-11',
     "Runs on Node 24 LTS (any Node from 22.12); the embedded store uses Node's own SQLite (`node:sqlite`), with no native addon to build. " +

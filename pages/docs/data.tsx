@@ -114,21 +114,24 @@ export default function DataDocs() {
       </p>
       <p>
         Spot&apos;s <code>change</code> (and <code>silver_change</code>) compares the served price with <code>previous_close</code>, the close of the
-        latest bar dated before the current session: <code>change</code> is the difference and <code>change_pct</code> the percentage, in the currency
-        and unit you asked for. In another currency than USD the previous close is converted at the FX table recorded with its bar (
-        <code>fx_basis: close</code>), so the figure includes the currency&apos;s own move, or at today&apos;s table when the bar has none, as with
-        imported bars (<code>fx_basis: current</code>). While the market is closed it compares the last close with the one before, as retail sites do
-        on a weekend. <code>open</code>, <code>high</code> and <code>low</code> are the current session&apos;s bar. No figure ever comes from another
-        instrument: the futures history is not spot.
+        latest bar dated before the current session: <code>change</code> is the shown price minus the shown previous close, exactly, and{' '}
+        <code>change_pct</code> the percentage, in the currency and unit you asked for (halves rounded away from zero). In another currency than USD
+        the previous close is converted at the FX table recorded with its bar (<code>fx_basis: close</code>), so the figure includes the
+        currency&apos;s own move, as long as a fresh table is in force today; when the bar has none (imported bars) or the FX source is down (the last
+        live table or the bundled snapshot in force), both figures are converted at today&apos;s table (<code>fx_basis: current</code>), never one at
+        each. While the market is closed it compares the last close with the one before, as retail sites do on a weekend. <code>open</code>,{' '}
+        <code>high</code> and <code>low</code> are the current session&apos;s bar. No figure ever comes from another instrument: the futures history
+        is not spot.
       </p>
       <p>
         <strong>Why it can be missing.</strong> A new deployment has seen no earlier session, so <code>change.state</code> is <code>unavailable</code>{' '}
         and every number is null until it has recorded a full session (the widget and landing page then show no change rather than a guess). A session
         the service did not observe, for example while it was stopped, has no bar: nothing is interpolated or carried over. An operator who holds the
         rights to a daily file (a licensed LBMA or broker file, their own records) can load earlier sessions with{' '}
-        <code>npm run import-daily -- --symbol xau FILE.csv</code> (header <code>date,open,high,low,close</code>; a malformed file is refused whole
-        with its line number, and a bar the service recorded is never overwritten). The bars themselves are served by{' '}
-        <code>/api/v1/history?series=spot</code>.
+        <code>npm run import-daily -- --symbol xau FILE.csv</code> (a header naming <code>date</code> or <code>time</code>, <code>open</code>,{' '}
+        <code>high</code>, <code>low</code> and <code>close</code> in any case and order, other columns ignored; a malformed row, a date after the
+        current session or older than the 10 years kept refuses the file whole with its line number; the file is written whole or not at all, and a
+        bar the service recorded is never overwritten). The bars themselves are served by <code>/api/v1/history?series=spot</code>.
       </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>

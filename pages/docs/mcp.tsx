@@ -89,8 +89,10 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
         seconds. When nothing is known, the result says <strong>unavailable</strong> as an ordinary result with no number in it, not as a protocol
         error. A bad argument comes back as a result with <code>isError: true</code> naming the argument and the valid values (&quot;Invalid hours:
         abc. Valid values: a whole number from 1 to 48&quot;, &quot;symbol is required. Valid values: …&quot;). Malformed params of any method and an
-        unknown tool are JSON-RPC errors <code>-32602</code> with one short sentence. Over the rate limit: HTTP 429 with <code>Retry-After</code> and
-        a JSON-RPC error <code>-32029</code>.
+        unknown tool are JSON-RPC errors <code>-32602</code> with one short sentence. Every answer says where you stand against the limit of 120
+        requests a minute (per IPv4 address or IPv6 /64): <code>RateLimit-Policy: &quot;mcp&quot;;q=120;w=60</code> and{' '}
+        <code>RateLimit: &quot;mcp&quot;;r=&lt;left&gt;;t=&lt;seconds&gt;</code>. Over it: HTTP 429 with <code>Retry-After</code> and a JSON-RPC error{' '}
+        <code>-32029</code>.
       </p>
       <p>
         <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down) and

@@ -19,16 +19,19 @@ export function importFile(dates: string[]): string {
   return [IMPORT_HEADER, ...rows.map((r) => r.split(',').slice(0, 5).join(','))].join('\n') + '\n';
 }
 
+/** A week after the fixture's last row: every row lies within the retention and none after the current session. */
+const FIXTURE_READ_AT = Date.parse('2026-04-23T12:00:00Z');
+
 /** The fixture's bars for `dates`, as the import reads them. */
 export function fixtureBars(dates: string[]): DailyBar[] {
-  return parseDailyCsv(importFile(dates));
+  return parseDailyCsv(importFile(dates), FIXTURE_READ_AT).bars;
 }
 
 /** A fresh data folder whose embedded store holds the fixture's bars for `dates` as imported gold bars. */
 export async function dataDirWithBars(dates: string[], series = 'daily:xau'): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bars-'));
   const store = openEmbeddedStore(dir);
-  for (const bar of fixtureBars(dates)) await store.importBar(series, bar);
+  await store.importBars(series, fixtureBars(dates));
   await store.close();
   return dir;
 }

@@ -48,12 +48,37 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.get('v')).toBe(42);
     });
 
-    it('expires values with a TTL', async () => {
+    it('setIfNewer: a closing FX table is replaced only by a newer one, also from another handle', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      const table = (as_of: number, eur: number) => ({ as_of, rates: { EUR: eur } });
+      expect(await store.setIfNewer('barfx:2026-11-18', table(2000, 0.92), 60)).toBe(true);
+      expect(await other.setIfNewer('barfx:2026-11-18', table(1000, 0.9), 60)).toBe(false);
+      expect(await other.setIfNewer('barfx:2026-11-18', table(2000, 0.91), 60)).toBe(false);
+      expect(await store.get('barfx:2026-11-18')).toEqual(table(2000, 0.92));
+      expect(await other.setIfNewer('barfx:2026-11-18', table(3000, 0.93), 60)).toBe(true);
+      expect(await store.get('barfx:2026-11-18')).toEqual(table(3000, 0.93));
+      // Racing writers: whatever the order, the newest stays.
+      await Promise.all([4100, 4500, 4300, 4200].map((t, i) => (i % 2 ? store : other).setIfNewer('barfx:race', table(t, t / 1e4), 60)));
+      expect(await store.get('barfx:race')).toEqual(table(4500, 0.45));
+      // A table kept by plain set is compared all the same, whatever its key order; a value with no as_of is replaced.
+      await store.set('barfx:kept', { rates: { EUR: 0.8 }, as_of: 5000 });
+      expect(await store.setIfNewer('barfx:kept', table(4000, 0.9), 60)).toBe(false);
+      await store.set('barfx:odd', 'not a table');
+      expect(await store.setIfNewer('barfx:odd', table(1, 0.9), 60)).toBe(true);
+    });
+
+    it('expires values with a TTL; an expired table is replaced by any', async () => {
       const { store } = setup();
       await store.set('short', 'x', 1);
+      expect(await store.setIfNewer('fx', { as_of: 2000 }, 1)).toBe(true);
       expect(await store.get('short')).toBe('x');
       await sleep(1100);
       expect(await store.get('short')).toBeNull();
+      expect(await store.get('fx')).toBeNull();
+      expect(await store.setIfNewer('fx', { as_of: 1000 }, 60)).toBe(true);
+      expect(await store.get('fx')).toEqual({ as_of: 1000 });
     });
 
     it('claim: exactly one of many concurrent callers wins, again after expiry', async () => {
@@ -150,17 +175,36 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.foldBar('b', '2026-11-18', 3000, 11)).toMatchObject({ o: 9, h: 11, l: 9, c: 11, n: 3, t0: 1000, t1: 3000 });
     });
 
+    const imported = (d: string, c: number): DailyBar => ({ d, o: c, h: c + 5, l: c - 5, c, n: 0, origin: 'imported', t0: 0, t1: 0 });
+
     it('daily bars: an import never overwrites a recorded bar; a recorded price replaces an imported bar', async () => {
       const { store } = setup();
-      const imported = (d: string, c: number): DailyBar => ({ d, o: c, h: c + 5, l: c - 5, c, n: 0, origin: 'imported', t0: 0, t1: 0 });
       await store.foldBar('b', '2026-11-18', 1000, 4000);
-      expect(await store.importBar('b', imported('2026-11-18', 3000))).toBe(false);
-      expect(await store.importBar('b', imported('2026-11-17', 3900))).toBe(true);
-      expect(await store.importBar('b', imported('2026-11-17', 3950))).toBe(true);
-      const [prev, rec] = await store.bars('b', '2026-11-01', '2026-11-30');
+      await store.foldBar('b', '2026-11-20', 1000, 4100);
+      const file = [imported('2026-11-17', 3900), imported('2026-11-18', 3000), imported('2026-11-19', 3910), imported('2026-11-20', 3020)];
+      expect(await store.importBars('b', file)).toEqual({ written: 2, kept: ['2026-11-18', '2026-11-20'] });
+      // An imported bar gives way to a later import of its date.
+      expect(await store.importBars('b', [imported('2026-11-17', 3950)])).toEqual({ written: 1, kept: [] });
+      expect(await store.importBars('b', [])).toEqual({ written: 0, kept: [] });
+      const [prev, rec, next] = await store.bars('b', '2026-11-01', '2026-11-30');
       expect(prev).toEqual(imported('2026-11-17', 3950));
       expect(rec).toMatchObject({ d: '2026-11-18', c: 4000, origin: 'recorded' });
+      expect(next).toEqual(imported('2026-11-19', 3910));
       expect(await store.foldBar('b', '2026-11-17', 5000, 3990)).toMatchObject({ o: 3990, h: 3990, l: 3990, n: 1, origin: 'recorded' });
+    });
+
+    it('daily bars: ten years of sessions import in one call, in date order, beside the recorded bars', async () => {
+      const { store } = setup();
+      // About 2,600 weekdays: the size of a full file at the retention.
+      const days = Array.from({ length: 3650 }, (_, i) => new Date(Date.UTC(2016, 11, 1) + i * 86_400_000).toISOString().slice(0, 10));
+      const weekdays = days.filter((d) => ![0, 6].includes(new Date(d).getUTCDay()));
+      const file = weekdays.map((d, i) => imported(d, 1000 + i / 4));
+      await store.foldBar('b', weekdays[1000], 1000, 1300);
+      expect(await store.importBars('b', file)).toEqual({ written: file.length - 1, kept: [weekdays[1000]] });
+      const all = await store.bars('b', '0000-01-01', '9999-12-31');
+      expect(all.map((b) => b.d)).toEqual(weekdays);
+      expect(all.filter((b) => b.origin === 'recorded').map((b) => b.d)).toEqual([weekdays[1000]]);
+      expect(all[2000]).toEqual(file[2000]);
     });
 
     it('daily bars: date windows, the newest n, trimming', async () => {

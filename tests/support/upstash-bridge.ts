@@ -15,7 +15,8 @@ import { freePort } from './app';
 //   Upstash-Encoding: base64 → every string in a result base64 (UTF-8), except a top-level "OK"
 // over the `redis` npm client speaking RESP2 (RESP3 would change reply shapes). The bridge counts
 // the requests it receives, can be stopped and restarted on the same port (a KV outage: connections
-// refused), and can be made to hang (requests accepted, never answered).
+// refused), can be made to hang (requests accepted, never answered) or slow (each answer delayed: a
+// store far away, whose writes take a while).
 
 export class RedisServer {
   private constructor(
@@ -80,6 +81,7 @@ export class UpstashBridge {
   private server: http.Server | null = null;
   private port = 0;
   private hanging = false;
+  private delayMs = 0;
   private held = new Set<http.ServerResponse>();
 
   private constructor(
@@ -124,6 +126,11 @@ export class UpstashBridge {
     if (!this.server) await this.listen();
   }
 
+  /** Every answer from now on comes `ms` after its request (0: at once). */
+  slow(ms: number): void {
+    this.delayMs = ms;
+  }
+
   /** While on, requests are accepted and never answered; turning it off drops the held ones. */
   hang(on = true): void {
     this.hanging = on;
@@ -160,6 +167,7 @@ export class UpstashBridge {
       this.held.add(res);
       return;
     }
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     if (req.headers.authorization !== `Bearer ${this.token}`) return send(res, 401, { error: 'Unauthorized' });
     if (req.method !== 'POST') return send(res, 405, { error: 'Method not allowed' });
     let body: unknown;

@@ -31,7 +31,7 @@ export const getGoldHistory = tool({
       const points = full.points.filter((p) => p.d === date);
       const p = points[0];
       const summary = p
-        ? `Gold daily (${name}, USD/oz) on ${date}: ${p.o === undefined ? '' : `open ${fmt(p.o)}, `}high ${fmt(p.h)}, low ${fmt(p.l)}, close ${fmt(p.c)}. ${stats}`
+        ? `Gold daily (${name}, USD/oz) on ${date}: ${p.o === undefined ? '' : `open ${fmt(p.o)}, `}high ${fmt(p.h)}, low ${fmt(p.l)}, ${p.final === false ? 'latest (session in progress)' : 'close'} ${fmt(p.c)}. ${stats}`
         : `Gold daily (${name}): no point dated ${date} (not a trading day, or not in the series). ${stats}`;
       return { body: { ...full, points, count: points.length }, summary };
     }
@@ -43,9 +43,8 @@ export const getGoldHistory = tool({
     const from = rangeStart(range, latest.d);
     const points = full.points.filter((p) => p.d >= from);
     const body = { ...full, points, count: points.length };
-    const summary =
-      `Gold daily (${name}, USD/oz), ${range}: ${points.length} days from ${points[0]?.d} to ${latest.d}; latest close ` +
-      `${fmt(latest.c)}. ${stats}`;
+    const last = latest.final === false ? 'session in progress, latest price' : 'latest close';
+    const summary = `Gold daily (${name}, USD/oz), ${range}: ${points.length} days from ${points[0]?.d} to ${latest.d}; ${last} ${fmt(latest.c)}. ${stats}`;
     return { body, summary };
   },
 });

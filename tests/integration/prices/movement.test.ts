@@ -40,13 +40,13 @@ async function start(env: Record<string, string> = {}, dataDir?: string) {
   return { fake, app };
 }
 
-/** `npm run import-daily` as an operator runs it, on a store folder. */
+/** `npm run import-daily` as an operator runs it, on a store folder, on the app's calendar (Thursday 16 April 2026). */
 function importDaily(dataDir: string, symbol: string, text: string) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-import-')), 'daily.csv');
   fs.writeFileSync(file, text);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-daily.ts', '--symbol', symbol, file], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, KV_REST_API_URL: '', KV_REST_API_TOKEN: '' },
+    env: { ...process.env, ...marketClockAt(THURSDAY), DATA_DIR: dataDir, KV_REST_API_URL: '', KV_REST_API_TOKEN: '' },
     encoding: 'utf8',
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
@@ -89,14 +89,15 @@ describe('after an imported previous session', () => {
     const dataDir = emptyDir();
     const imported = importDaily(dataDir, 'xau', importFile(['2026-04-14', '2026-04-15']));
     expect(imported).toMatchObject({ status: 0 });
-    expect(imported.out).toContain('2 xau bars imported');
+    expect(imported.out).toContain('2 xau bars imported into the embedded store (2026-04-14 to 2026-04-15); 0 recorded bars kept');
     const [, prev] = fixtureBars(['2026-04-14', '2026-04-15']);
     const { app } = await start({}, dataDir);
     // The spot series, read before any price is served (which would start today's bar): the bars, with statistics equal to an independent computation over them.
     const h = await app.json('/api/v1/history?series=spot');
     History.parse(h.body);
     const bars = fixtureBars(['2026-04-14', '2026-04-15']);
-    expect(h.body.points).toEqual(bars.map((b) => ({ d: b.d, o: b.o, c: b.c, h: b.h, l: b.l, origin: 'imported' })));
+    // Imported bars of closed sessions: final, with no count of folded prices.
+    expect(h.body.points).toEqual(bars.map((b) => ({ d: b.d, o: b.o, c: b.c, h: b.h, l: b.l, origin: 'imported', final: true, n: null })));
     expect(h.body).toMatchObject({
       count: 2,
       high_52w: Math.max(...bars.map((b) => b.h)),
@@ -110,7 +111,7 @@ describe('after an imported previous session', () => {
 
     // date= on the spot series: hit, miss, malformed; CSV.
     const hit = await app.json('/api/v1/history?series=spot&date=2026-04-15');
-    expect(hit.body.points).toEqual([{ d: '2026-04-15', o: prev.o, c: prev.c, h: prev.h, l: prev.l, origin: 'imported' }]);
+    expect(hit.body.points).toEqual([{ d: '2026-04-15', o: prev.o, c: prev.c, h: prev.h, l: prev.l, origin: 'imported', final: true, n: null }]);
     expect(hit.body.high_52w).toBe(h.body.high_52w);
     const miss = await app.json('/api/v1/history?series=spot&date=2026-04-13');
     expect(miss.status).toBe(404);
@@ -124,7 +125,7 @@ describe('after an imported previous session', () => {
     const csv = await fetch(`${app.url}/api/v1/history?series=spot&format=csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(await csv.text()).toBe(
-      ['date,open,high,low,close,origin', ...bars.map((b) => `${b.d},${b.o},${b.h},${b.l},${b.c},imported`)].join('\r\n') + '\r\n',
+      ['date,open,high,low,close,origin,final,n', ...bars.map((b) => `${b.d},${b.o},${b.h},${b.l},${b.c},imported,true,`)].join('\r\n') + '\r\n',
     );
     const badSeries = await app.json('/api/v1/history?series=gold');
     expect(badSeries).toMatchObject({ status: 400, body: { valid: ['futures', 'spot'] } });
@@ -137,14 +138,17 @@ describe('after an imported previous session', () => {
       const r = await app.json(`/api/v1/spot?currency=${currency}&unit=${unit}&compact=1`);
       expect(r.status).toBe(200);
       const { spot_usd_oz: price, fx_rate: rate } = r.body;
-      const previous = prev.c * rate * perOz;
+      const previous = round(prev.c * rate * perOz, decimals);
+      // The figures shown add up: the change is the shown price minus the shown previous close.
+      expect(r.body.xau.price).toBe(round(price * rate * perOz, decimals));
+      const change = round(r.body.xau.price - previous, decimals);
       expect(r.body.change).toMatchObject({
         state: 'ok',
         session_date: '2026-04-16',
-        previous_close: round(previous, decimals),
+        previous_close: previous,
         previous_close_date: '2026-04-15',
-        change: round(price * rate * perOz - previous, decimals),
-        change_pct: round((price / prev.c - 1) * 100, 2),
+        change,
+        change_pct: round((change / previous) * 100, 2),
         fx_basis: 'current',
       });
     }
@@ -195,30 +199,39 @@ describe('bars recorded from served prices', () => {
       }
       throw new Error(`bar not as expected: ${JSON.stringify(await bar())}`);
     };
-    expect(await until(() => true)).toEqual({ d: '2026-04-16', o: gold, c: gold, h: gold, l: gold, origin: 'recorded' });
+    // The session is in progress: not final, one price folded so far.
+    expect(await until(() => true)).toEqual({ d: '2026-04-16', o: gold, c: gold, h: gold, l: gold, origin: 'recorded', final: false, n: 1 });
     // A later real price read by a request between samples moves the high and the close.
     fake.set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' });
     await sleep(1100);
     expect((await app.json('/api/v1/spot?compact=1')).body.spot_usd_oz).toBe(later);
-    expect(await until((b) => b.h === later)).toEqual({ d: '2026-04-16', o: gold, c: later, h: later, l: gold, origin: 'recorded' });
+    expect(await until((b) => b.h === later)).toEqual({
+      d: '2026-04-16',
+      o: gold,
+      c: later,
+      h: later,
+      l: gold,
+      origin: 'recorded',
+      final: false,
+      n: 2,
+    });
     // Both sources down: the last real price is served stale, and the bar does not change.
     fake.set('gold', { mode: 'refuse' });
     await sleep(1100);
     for (let i = 0; i < 3; i++) expect((await app.json('/api/v1/spot?compact=1')).body.data_state.status).toBe('stale');
     await sleep(500);
-    expect(await bar()).toEqual({ d: '2026-04-16', o: gold, c: later, h: later, l: gold, origin: 'recorded' });
+    expect(await bar()).toEqual({ d: '2026-04-16', o: gold, c: later, h: later, l: gold, origin: 'recorded', final: false, n: 2 });
     // The bar's own session has no earlier bar, so the change is still unknown, and says so.
     expect((await app.json('/api/v1/spot?compact=1')).body.change).toMatchObject({ state: 'unavailable', session_date: '2026-04-16' });
 
     await app.restart();
-    expect(await bar()).toEqual({ d: '2026-04-16', o: gold, c: later, h: later, l: gold, origin: 'recorded' });
+    expect(await bar()).toEqual({ d: '2026-04-16', o: gold, c: later, h: later, l: gold, origin: 'recorded', final: false, n: 2 });
     await app.stop();
 
     // The operator imports a file covering that day too: the recorded bar stays, the earlier day is added.
     const r = importDaily(app.dataDir, 'xau', importFile(['2026-04-15', '2026-04-16']));
     expect(r.status).toBe(0);
-    expect(r.out).toContain('1 xau bars imported');
-    expect(r.out).toContain('kept as recorded by the service: 2026-04-16');
+    expect(r.out).toContain('1 xau bar imported into the embedded store (2026-04-15 to 2026-04-16); 1 recorded bar kept: 2026-04-16');
     await app.restart();
     const h = await app.json('/api/v1/history?series=spot');
     expect(h.body.points.map((p: { d: string; origin: string }) => `${p.d} ${p.origin}`)).toEqual(['2026-04-15 imported', '2026-04-16 recorded']);
@@ -232,7 +245,7 @@ describe('bars recorded from served prices', () => {
       open: gold,
       high: later,
       low: gold,
-      change: round(spot.body.spot_usd_oz - prev.c, 2),
+      change: round(round(spot.body.spot_usd_oz, 2) - round(prev.c, 2), 2),
     });
   });
 });
@@ -251,7 +264,11 @@ describe('npm run import-daily', () => {
     expect(r2.out).toMatch(/line 4: dates out of order: 2026-04-14 after 2026-04-15/);
     const inverted = [good[0], good[1].replace(/^([^,]+),([^,]+),([^,]+),([^,]+),/, '$1,$2,$4,$3,')].join('\n');
     expect(importDaily(dataDir, 'xau', inverted).out).toMatch(/line 2: prices must satisfy low ≤ open, close ≤ high/);
-    expect(importDaily(dataDir, 'xau', 'time,open,high,low,close\n').out).toMatch(/line 1: the header must be date,open,high,low,close/);
+    expect(importDaily(dataDir, 'xau', 'time,open,high,low,tick_volume\n').out).toMatch(/line 1: no close column/);
+    const future = [...good, good[3].replace(/^2026-04-15/, '2052-04-15')].join('\n');
+    expect(importDaily(dataDir, 'xau', future).out).toMatch(
+      /refused, nothing written\. line 5: 2052-04-15 is after the current session \(2026-04-16\)/,
+    );
     expect(importDaily(dataDir, 'gold', good.join('\n')).out).toMatch(/Unknown symbol "gold"\. Valid values: xau, xag/);
     const { app } = await start({}, dataDir);
     expect((await app.json('/api/v1/history?series=spot')).body.points).toEqual([]);

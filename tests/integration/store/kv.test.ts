@@ -1,5 +1,8 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@/lib/schemas/common';
+import { openKvStore } from '@/lib/store/kv';
 import { Spot } from '@/lib/schemas/spot';
 import { App } from '../../support/app';
 import { sleep } from '../../support/expect';
@@ -34,6 +37,7 @@ const running: (App | FakeUpstream)[] = [];
 afterEach(async () => {
   for (const x of running.splice(0).reverse()) await (x instanceof App ? x.stop() : x.close());
   bridge.hang(false);
+  bridge.slow(0);
   await bridge.restart();
 });
 
@@ -173,6 +177,75 @@ describe('two instances on one KV', () => {
       return 'done';
     });
   }, 120_000);
+});
+
+describe('the record on a platform that may freeze a function once it has answered (decisions §20)', () => {
+  const SECRET = 'kv-durable-secret';
+  /** Each KV answer this long after its request: a store whose writes take a while. */
+  const SLOW_MS = 300;
+  /** The session of OPEN_DAY, the apps' calendar. */
+  const SESSION = '2026-11-18';
+  const SYMBOLS = ['xau', 'xag', 'xpt', 'xpd'] as const;
+  const prefix = () => `test-durable-${Math.random().toString(36).slice(2, 8)}:`;
+  /** KV as it stands, read through a bridge of its own that answers at once. */
+  async function direct(keyPrefix: string) {
+    const quick = await UpstashBridge.start(redis.url, bridge.token);
+    return { kv: openKvStore({ url: quick.url, token: quick.token, prefix: keyPrefix, timeoutMs: 5000 }), close: () => quick.close() };
+  }
+
+  it("the cron route answers only once every metal's bar and point and the closing FX table are stored", async () => {
+    const keyPrefix = prefix();
+    const { apps } = await cluster(1, { CRON_SECRET: SECRET, SAMPLE_INTERVAL_S: '3600', KV_PREFIX: keyPrefix, KV_TIMEOUT_MS: '5000' });
+    bridge.slow(SLOW_MS);
+    const r = await apps[0].json('/api/cron/sample', { headers: { authorization: `Bearer ${SECRET}` } });
+    // Read the instant the answer is in, while the app's store is still slow.
+    const { kv, close } = await direct(keyPrefix);
+    try {
+      expect(r.status).toBe(200);
+      expect(r.body.samples).toEqual({ xau: 'recorded', xag: 'recorded', xpt: 'recorded', xpd: 'recorded' });
+      for (const symbol of SYMBOLS) {
+        const [point] = await kv.range(`intraday:${symbol}`, 0, 2 ** 31);
+        const bars = await kv.bars(`daily:${symbol}`, SESSION, SESSION);
+        expect(point, symbol).toBeDefined();
+        expect(
+          bars.map(({ d, c, n, origin }) => ({ d, c, n, origin })),
+          symbol,
+        ).toEqual([{ d: SESSION, c: point.p, n: 1, origin: 'recorded' }]);
+      }
+      const fx = await kv.get<{ as_of: number; rates: Record<string, number> }>(`barfx:${SESSION}`);
+      expect(fx?.rates.EUR).toBe(fixture('er-api-latest-USD.json').rates.EUR);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a request that observes a new price hands its fold to the platform's waitUntil; the fold is stored when that settles", async () => {
+    const keyPrefix = prefix();
+    const spy = path.resolve(__dirname, '../../support/platform-wait-until.mjs');
+    const { apps } = await cluster(1, { KV_PREFIX: keyPrefix, KV_TIMEOUT_MS: '5000', NODE_OPTIONS: `--import ${pathToFileURL(spy).href}` });
+    const app = apps[0];
+    bridge.slow(SLOW_MS);
+    const spot = await app.json('/api/v1/spot?compact=1');
+    expect(spot.status).toBe(200);
+    // Wait for the log to show every registered promise settled (the app's output arrives through a pipe).
+    const deadline = Date.now() + 15_000;
+    let registered = 0;
+    for (;;) {
+      registered = count(app.output, '[waitUntil] registered');
+      if (registered > 0 && count(app.output, '[waitUntil] settled') === registered) break;
+      if (Date.now() > deadline) throw new Error(`registered ${registered}, settled ${count(app.output, '[waitUntil] settled')}:\n${app.output}`);
+      await sleep(20);
+    }
+    const { kv, close } = await direct(keyPrefix);
+    try {
+      const [bar] = await kv.bars('daily:xau', SESSION, SESSION);
+      expect(bar).toMatchObject({ d: SESSION, c: spot.body.spot_usd_oz, n: 1, origin: 'recorded' });
+      expect(await kv.get(`barfx:${SESSION}`)).not.toBeNull();
+    } finally {
+      await close();
+    }
+    expect(app.output).not.toContain('rejected');
+  });
 });
 
 describe('KV outage mid-run', () => {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { Redis } from '@upstash/redis';
 import { openKvStore } from '@/lib/store/kv';
 import { StoreDownError, type Store } from '@/lib/store';
 import { sleep } from '../../support/expect';
@@ -173,5 +174,27 @@ describe('kv store: outages', () => {
     expect(await two.claim('c', 60)).toBe(true);
     await one.addPoint('s', { t: 1, p: 1 });
     expect(await two.range('s', 0, 10)).toEqual([]);
+  });
+});
+
+describe('kv store: an import that fails part-way', () => {
+  it('leaves nothing written: the script reads every key it writes before its first write', async () => {
+    const prefix = `import-${crypto.randomBytes(4).toString('hex')}:`;
+    const raw = new Redis({ url: bridge.url, token: bridge.token, enableTelemetry: false });
+    // The date index holds a string, so adding a date to it fails after the bars hash could have been written.
+    await raw.set(`${prefix}bi:daily:xau`, 'not a sorted set');
+    const spies = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    try {
+      const store = openKvStore({ url: bridge.url, token: bridge.token, prefix, timeoutMs: 1000 });
+      opened.push(store);
+      const bars = Array.from({ length: 600 }, (_, i) => {
+        const d = new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+        return { d, o: 2000, h: 2010, l: 1990, c: 2005, n: 0, origin: 'imported' as const, t0: 0, t1: 0 };
+      });
+      await expect(store.importBars('daily:xau', bars)).rejects.toThrow();
+      expect(await raw.hlen(`${prefix}b:daily:xau`)).toBe(0);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
   });
 });

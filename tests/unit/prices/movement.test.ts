@@ -42,13 +42,15 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<
   }
   throw new Error('condition not met in time');
 }
-const importGold = async (dates: string[]) => {
-  for (const b of fixtureBars(dates)) await lib.store.getStore().importBar('daily:xau', b);
-};
+const importGold = (dates: string[]) => lib.store.getStore().importBars('daily:xau', fixtureBars(dates));
 
 describe('change', () => {
   it('a deployment with no earlier bar: unavailable, every number null', async () => {
-    const c = await lib.movement.movement('gold', { priceUsdOz: served, currency: 'USD', rate: 1, unit: 'oz' }, ny('2026-02-03T10:00:00-05:00'));
+    const c = await lib.movement.movement(
+      'gold',
+      { priceUsdOz: served, currency: 'USD', rate: 1, fxFresh: true, unit: 'oz' },
+      ny('2026-02-03T10:00:00-05:00'),
+    );
     expect(c).toEqual({
       state: 'unavailable',
       session_date: '2026-02-03',
@@ -73,7 +75,7 @@ describe('change', () => {
       ['INR', 'kg', OZ_PER_KG, 2],
     ] as const) {
       const rate = currency === 'USD' ? 1 : liveFx[currency];
-      const c = await lib.movement.movement('gold', { priceUsdOz: served, currency, rate, unit }, now);
+      const c = await lib.movement.movement('gold', { priceUsdOz: served, currency, rate, fxFresh: true, unit }, now);
       const price = served * rate * perOz;
       const previous = prev.c * rate * perOz;
       expect(c).toEqual({
@@ -84,8 +86,9 @@ describe('change', () => {
         low: null,
         previous_close: round(previous, decimals),
         previous_close_date: '2026-03-02',
-        change: round(price - previous, decimals),
-        change_pct: round((price / previous - 1) * 100, 2),
+        // The figures shown add up: change is the shown price minus the shown previous close.
+        change: round(round(price, decimals) - round(previous, decimals), decimals),
+        change_pct: round(((round(price, decimals) - round(previous, decimals)) / round(previous, decimals)) * 100, 2),
         fx_basis: 'current',
       });
     }
@@ -106,7 +109,7 @@ describe('change', () => {
     // Today's table differs from the one recorded at the close: EUR converts at the recorded one.
     const c = await lib.movement.movement(
       'gold',
-      { priceUsdOz: served, currency: 'EUR', rate: oldFx.EUR, unit: 'oz' },
+      { priceUsdOz: served, currency: 'EUR', rate: oldFx.EUR, fxFresh: true, unit: 'oz' },
       ny('2026-03-05T10:00:00-05:00'),
     );
     const previous = b * liveFx.EUR;
@@ -114,8 +117,8 @@ describe('change', () => {
       state: 'ok',
       previous_close_date: '2026-03-04',
       previous_close: round(previous, 2),
-      change: round(served * oldFx.EUR - previous, 2),
-      change_pct: round(((served * oldFx.EUR) / previous - 1) * 100, 2),
+      change: round(round(served * oldFx.EUR, 2) - round(previous, 2), 2),
+      change_pct: round(((round(served * oldFx.EUR, 2) - round(previous, 2)) / round(previous, 2)) * 100, 2),
       fx_basis: 'close',
     });
   });
@@ -123,7 +126,11 @@ describe('change', () => {
   it("while the market is closed: the last session's close against the one before, with that session's range", async () => {
     await importGold(['2026-03-12', '2026-03-13']);
     const [thu, fri] = fixtureBars(['2026-03-12', '2026-03-13']);
-    const c = await lib.movement.movement('gold', { priceUsdOz: fri.c, currency: 'USD', rate: 1, unit: 'oz' }, ny('2026-03-14T12:00:00-04:00'));
+    const c = await lib.movement.movement(
+      'gold',
+      { priceUsdOz: fri.c, currency: 'USD', rate: 1, fxFresh: true, unit: 'oz' },
+      ny('2026-03-14T12:00:00-04:00'),
+    );
     expect(c).toEqual({
       state: 'ok',
       session_date: '2026-03-13',
@@ -132,8 +139,8 @@ describe('change', () => {
       low: round(fri.l, 2),
       previous_close: round(thu.c, 2),
       previous_close_date: '2026-03-12',
-      change: round(fri.c - thu.c, 2),
-      change_pct: round((fri.c / thu.c - 1) * 100, 2),
+      change: round(round(fri.c, 2) - round(thu.c, 2), 2),
+      change_pct: round(((round(fri.c, 2) - round(thu.c, 2)) / round(thu.c, 2)) * 100, 2),
       fx_basis: 'current',
     });
   });

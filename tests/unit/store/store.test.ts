@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -130,6 +131,89 @@ describe('embedded store: a DATA_DIR or disk that cannot be used', () => {
       expect(await store.get('served:gold')).toBe(4012.5);
       expect(store.health?.()).toMatchObject({ degraded: false, since: null });
       expect(logged().some((l) => l.includes('works again'))).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('embedded store: a file another process holds at start', () => {
+  let warn: MockInstance<typeof console.warn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    warn.mockRestore();
+  });
+  const logged = () => warn.mock.calls.map((c) => String(c[0]));
+
+  /** Another process opens the store file and holds its write lock (BEGIN EXCLUSIVE) for `ms`; resolves once it holds it. */
+  async function holdLock(dir: string, ms: number): Promise<{ released: Promise<unknown> }> {
+    const script = `
+      const db = new (require('node:sqlite').DatabaseSync)(process.argv[1]);
+      db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS held (x)');
+      console.log('locked');
+      setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
+    const child = spawn(process.execPath, ['-e', script, path.join(dir, 'store.sqlite'), String(ms)], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const released = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve());
+      void released.then((code) => reject(new Error(`the lock holder exited (${String(code)}) before it held the lock`)));
+    });
+    return { released };
+  }
+
+  /** A value as the file holds it, read by a connection of its own. */
+  function inFile(dir: string, key: string): unknown {
+    const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(path.join(dir, 'store.sqlite'), { readOnly: true });
+    try {
+      const row = db.prepare('SELECT value FROM kv WHERE key = ?').get(key) as { value: string } | undefined;
+      return row ? JSON.parse(row.value) : undefined;
+    } finally {
+      db.close();
+    }
+  }
+
+  it('waits for the lock (busy_timeout is set before anything else) and opens the file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-locked-'));
+    const { released } = await holdLock(dir, 700);
+    const t0 = Date.now();
+    const store = openEmbeddedStore(dir);
+    try {
+      // Opened only once the other process let go, not degraded.
+      expect(Date.now() - t0).toBeGreaterThan(300);
+      expect(store.health?.()).toMatchObject({ degraded: false });
+      expect(logged()).toEqual([]);
+      await store.set('served:gold', 4012.5);
+      expect(inFile(dir, 'served:gold')).toBe(4012.5);
+    } finally {
+      await store.close();
+      await released;
+    }
+  });
+
+  it('held past the wait: runs on memory, then opens the file in the background without a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-locked-'));
+    // Held past the 200 ms the open waits, let go before the first retry a second later.
+    const { released } = await holdLock(dir, 600);
+    const store = openEmbeddedStore(dir, { busyTimeoutMs: 200 });
+    try {
+      expect(logged()).toHaveLength(1);
+      expect(logged()[0]).toContain(`DATA_DIR "${dir}" cannot hold the store (`);
+      expect(logged()[0]).toContain('database is locked');
+      expect(store.health?.()).toMatchObject({ degraded: true });
+      await expect(store.set('served:gold', 1)).rejects.toBeInstanceOf(StoreDownError);
+      expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(1);
+
+      await released;
+      await expect.poll(() => store.health?.().degraded, { timeout: 10_000 }).toBe(false);
+      expect(logged()).toHaveLength(2);
+      expect(logged()[1]).toMatch(/DATA_DIR ".*" holds the store again after [\d.]+ s/);
+      await store.set('served:gold', 4012.5);
+      expect(await store.get('served:gold')).toBe(4012.5);
+      expect(inFile(dir, 'served:gold')).toBe(4012.5);
+      // Counting is the file's now: the memory count of the outage is dropped.
+      expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(1);
     } finally {
       await store.close();
     }
