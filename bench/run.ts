@@ -9,6 +9,7 @@ import { barsSection } from './bars';
 import { cacheSection } from './cache';
 import { CONNECTIONS, DURATION_S } from './measure';
 import { memorySection } from './memory';
+import { profileSection } from './profile';
 import { twoSourcesSection } from './sources';
 
 async function main() {
@@ -16,8 +17,8 @@ async function main() {
   // `memory` (RSS under unique keys, BENCH_MEMORY_S, 4 min by default), `sources` (the two-source
   // figures, about a minute), `bars` (daily spot bars: warm spot with and without them, KV round trips),
   // `app` (everything else), `lighthouse` (scores and page weights, bench/lighthouse.ts, LH_RUNS runs per
-  // page, about 10 min). `npm run bench -- cache` is BENCH_ONLY=cache.
-  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,memory,app,sources,bars,lighthouse').split(','));
+  // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s). `npm run bench -- cache` is BENCH_ONLY=cache.
+  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,lighthouse').split(','));
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
     `# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback, load average at start ${os
@@ -26,6 +27,7 @@ async function main() {
       .join(' ')}\n`,
   );
   if (only.has('cache')) await cacheSection();
+  if (only.has('profile')) await profileSection();
   if (only.has('memory')) await memorySection();
   if (only.has('app')) await appSection();
   if (only.has('sources')) await twoSourcesSection();

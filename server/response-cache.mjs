@@ -15,6 +15,9 @@
 //   fails (a server error, a render broken off) leaves the copy as it was, and the next stale request tries again;
 // - memory is bounded: least recently used entries go first (lru-cache, sized in bytes), and an entry's
 //   size counts everything it keeps alive (buffers, header arrays, the policy, the store's own slots).
+// - a request holding the stored answer (If-None-Match, or If-Modified-Since without it) is answered 304
+//   from the entry, at hit speed; a conditional miss renders without its validators (the copy kept must be
+//   whole) and is then answered the same way (lib/http/conditional.mjs decides, as the app does);
 // /mcp and every other method pass straight through.
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import compressible from 'compressible';
@@ -22,6 +25,7 @@ import CachePolicy from 'http-cache-semantics';
 import { inject } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
+import { notModified } from '../lib/http/conditional.mjs';
 import { publicOrigin } from '../lib/http/public-origin.mjs';
 
 /** Bodies under this many bytes are stored and served uncompressed (not worth it). */
@@ -176,7 +180,7 @@ export function responseCache(app, opts = {}) {
    */
   async function miss(key, req, res) {
     const shared = inflight.get(key);
-    if (!shared && req.method === 'GET') {
+    if (!shared && req.method === 'GET' && !conditional(req)) {
       await share(key, req, renderInto(req, res));
       return;
     }
@@ -462,6 +466,27 @@ function encodingOf(req) {
  */
 function write(req, res, answer, enc, state) {
   const age = answer.policy ? String(Math.floor(answer.policy.age())) : '0';
+  if (holds(req, answer)) {
+    // The client's copy is this one: the same headers, no body (nor its length or encoding).
+    res.writeHead(304, [...flat(answer.headers), 'x-cache', state, 'age', age]);
+    res.end();
+    return;
+  }
   res.writeHead(answer.status, [...answer.lines[enc], 'x-cache', state, 'age', age]);
   res.end(req.method === 'HEAD' ? undefined : answer.bodies[enc]);
+}
+
+/** Whether the request carries validators. */
+function conditional(req) {
+  return req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+}
+
+/** Whether the request already holds `answer` (a 200 with an ETag). */
+function holds(req, answer) {
+  // The framework hands some headers over as one-element lists.
+  const [etag] = [answer.headers.etag].flat();
+  if (answer.status !== 200 || typeof etag !== 'string' || !conditional(req)) return false;
+  const [date] = [answer.headers['last-modified']].flat();
+  const modified = typeof date === 'string' ? Date.parse(date) : NaN;
+  return notModified((name) => /** @type {string | undefined} */ (req.headers[name]), etag, Number.isFinite(modified) ? modified : null);
 }

@@ -1,6 +1,7 @@
 import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
 import { cacheHeaders, NO_STORE, type CacheRoute } from '../lib/http/cache';
+import { validate } from '../lib/http/respond';
 import { html, jsonScript, SafeHtml } from './html';
 import type { WidgetText } from './i18n';
 import type { WidgetName } from './kinds';
@@ -81,7 +82,7 @@ const WIDGET_CSP = [
 ].join('; ');
 
 /** A widget page, cached for as long as the data it shows (`route` in lib/http/cache.ts); null: never stored (the failure page). */
-export function widgetResponse(body: string, route: CacheRoute | null, status = 200): Response {
+export function widgetResponse(req: Request, body: string, route: CacheRoute | null, status = 200): Response {
   const headers = new Headers({
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': WIDGET_CSP,
@@ -92,5 +93,7 @@ export function widgetResponse(body: string, route: CacheRoute | null, status = 
   // Every widget page links back to the site through the public origin.
   const vary = linkVary();
   if (vary) headers.set('Vary', vary);
-  return new Response(body, { status, headers });
+  // A page whose data has not moved is revalidated for the cost of a 304 (decisions §23).
+  if (status === 200 && route !== null && validate(req, body, headers, true)) return new Response(null, { status: 304, headers });
+  return new Response(req.method === 'HEAD' ? null : body, { status, headers });
 }

@@ -19,10 +19,10 @@ export function widgetRoute(name: WidgetName, cache: CacheRoute, render: RenderW
     const query = new URL(req.url).searchParams;
     const origin = publicOrigin(req.headers, req.url);
     try {
-      return widgetResponse(await render(query, origin), cache);
+      return widgetResponse(req, await render(query, origin), cache);
     } catch (err) {
       console.error(`[widget] ${name} failed`, err);
-      return widgetResponse(unavailablePage(name, query, origin), null, 503);
+      return widgetResponse(req, unavailablePage(name, query, origin), null, 503);
     }
   };
 }

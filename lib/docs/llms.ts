@@ -18,7 +18,7 @@ export function llmsText(origin: string): string {
       'and on holidays, with the next open or close). A price is never simulated: when both sources are down the last real price ' +
       'is served flagged `stale`, and with none the answer is `unavailable` (HTTP 503). Every response carries `data_state` and `updated_at`.',
     '',
-    'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds.',
+    'Prices are indicative mid-market reference rates provided as-is, not tradable quotes. No API key, GET only, CORS open; cache responses at least 30 seconds, then revalidate with If-None-Match (the ETag): an unchanged answer is a 304 with no body.',
     '',
     'Spot also gives the price per karat (24k to 9k) in the currency and unit asked, and `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the move since the ' +
       "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +

@@ -299,8 +299,41 @@ function cachingHeaders(op: Operation): Json {
         'A cached copy may read `fresh` in `data_state`, which describes the moment the answer was made: compare `updated_at` with the current time.',
       schema: { type: 'string', example: sharedCache(n) },
     },
+    ...VALIDATORS,
   };
 }
+
+/** The validators of every cacheable 200 and its 304 (decisions §23). */
+const VALIDATORS: Json = {
+  ETag: {
+    description:
+      'Weak validator of the answer, the same on every instance; answer-time fields (`updated_at`, `price_as_of`, `age_seconds`) do not change it, the data does. Send it back in `If-None-Match`.',
+    schema: { type: 'string', example: 'W/"kq0cB5n2xV1Tg6nA3bJx9m0Vt8Q"' },
+  },
+  'Last-Modified': {
+    description:
+      'When this instance first served this content (HTTP date); send it back in `If-Modified-Since`. `If-None-Match` is the better validator.',
+    schema: { type: 'string', example: 'Wed, 25 Nov 2026 14:30:00 GMT' },
+  },
+};
+
+/** Revalidation: the request headers a client that holds an answer sends. */
+const CONDITIONAL_PARAMETERS: Json[] = [
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of an answer you hold: 304 with no body while it is current.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'If-Modified-Since',
+    in: 'header',
+    required: false,
+    description: 'The `Last-Modified` of an answer you hold (read only without `If-None-Match`): 304 while nothing changed since.',
+    schema: { type: 'string' },
+  },
+];
 
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
@@ -325,23 +358,31 @@ export function openApiDocument(origin: string): Json {
         schema: { type: 'string' },
       };
     }
-    const responses: Json = { 200: { description: op.ok.description, headers, content } };
+    const notModified = {
+      description:
+        'Not modified: the answer your `If-None-Match` or `If-Modified-Since` names is current. No body; the same caching headers and validators',
+      headers: cachingHeaders(op),
+    };
+    const responses: Json = { 200: { description: op.ok.description, headers, content }, 304: notModified };
     // HEAD answers as GET would, headers only.
-    const headResponses: Json = { 200: { description: `${op.ok.description}: headers only`, headers } };
+    const headResponses: Json = { 200: { description: `${op.ok.description}: headers only`, headers }, 304: notModified };
     for (const [status, description] of Object.entries(op.errors)) {
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
       headResponses[status] = { description: `${description}: headers only` };
     }
-    const params = parameters(op.query)
-      .filter((p) => !(op.csvOnly && p.name === 'format'))
-      .map((p) =>
-        p.name === 'format' && !op.csvOnly
-          ? {
-              ...p,
-              description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.`,
-            }
-          : p,
-      );
+    const params = [
+      ...parameters(op.query)
+        .filter((p) => !(op.csvOnly && p.name === 'format'))
+        .map((p) =>
+          p.name === 'format' && !op.csvOnly
+            ? {
+                ...p,
+                description: `${p.description} Typed clients: \`${op.path}.csv\` answers the same CSV as an operation of its own, typed as a string.`,
+              }
+            : p,
+        ),
+      ...CONDITIONAL_PARAMETERS,
+    ];
     paths[op.path] = {
       get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: params, responses },
       head: {

@@ -2,17 +2,20 @@ import { toCsv, type Table } from './csv';
 import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../sources/unavailable';
 import { cacheHeaders, NO_STORE, type CacheRoute } from './cache';
+import { etagOf, lastModifiedOf, notModified } from './conditional.mjs';
 import { linkVary } from './public-origin.mjs';
 
 // JSON responses with the headers every REST response carries: open CORS, nosniff, Cache-Control. Compression is
-// negotiated for every response by the server in front of Next (server.mjs).
+// negotiated for every response by the server in front of Next (server.mjs). A cacheable 200 also carries its
+// validators (ETag; Last-Modified when it has `updated_at`), and a request that holds the same answer gets
+// 304 with the same headers and no body (lib/http/conditional.mjs).
 
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
   'Access-Control-Max-Age': '86400',
-  // Lets a browser read the freshness of a CSV answer.
-  'Access-Control-Expose-Headers': 'X-Data-State, X-Updated-At',
+  // Lets a browser read the freshness of a CSV answer, and revalidate.
+  'Access-Control-Expose-Headers': 'X-Data-State, X-Updated-At, ETag, Last-Modified',
 } as const;
 
 export interface SendOptions {
@@ -23,6 +26,8 @@ export interface SendOptions {
   contentType?: string;
   /** The body holds links built from the public origin (adds `Vary` when request headers can change them). */
   links?: boolean;
+  /** The body is data with an `updated_at` (a 200 then carries Last-Modified beside its ETag). */
+  dated?: boolean;
 }
 
 export function send(req: Request, body: string, opts: SendOptions = {}): Response {
@@ -36,7 +41,18 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
   });
   const vary = opts.links ? linkVary() : null;
   if (vary) headers.append('Vary', vary);
+  const cacheable = status === 200 && opts.cache && opts.cache !== 'no-store';
+  if (cacheable && validate(req, body, headers, opts.dated ?? false)) return new Response(null, { status: 304, headers });
   return new Response(req.method === 'HEAD' ? null : body, { status, headers });
+}
+
+/** Sets the validators of a cacheable 200; true when the request already holds this answer. */
+export function validate(req: Request, body: string, headers: Headers, dated: boolean): boolean {
+  const etag = etagOf(body);
+  headers.set('ETag', etag);
+  const modified = dated ? lastModifiedOf(req.url, etag) : null;
+  if (modified !== null) headers.set('Last-Modified', new Date(modified).toUTCString());
+  return notModified((name) => req.headers.get(name), etag, modified);
 }
 
 export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): Response {
@@ -50,7 +66,7 @@ export function sendResult<B extends object>(
   opts: SendOptions & { json?: (body: B) => string } = {},
 ): Response {
   if (isUnavailable(result)) return sendJson(req, result, { status: 503 });
-  return send(req, opts.json ? opts.json(result) : JSON.stringify(result), opts);
+  return send(req, opts.json ? opts.json(result) : JSON.stringify(result), { dated: true, ...opts });
 }
 
 /** A series answer as JSON, or as CSV when `csv` is given: the freshness then rides in headers. Errors stay JSON. */
@@ -61,6 +77,7 @@ export function sendSeries<B extends { data_state: DataState; updated_at: string
 ): Response {
   if (isUnavailable(result) || !opts.csv) return sendResult(req, result, opts);
   return send(req, toCsv(opts.csv, result), {
+    dated: true,
     ...opts,
     contentType: 'text/csv; charset=utf-8',
     headers: { ...opts.headers, 'X-Data-State': result.data_state.status, 'X-Updated-At': result.updated_at },

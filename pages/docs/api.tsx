@@ -141,8 +141,9 @@ export default function ApiReference({ origin }: OriginProps) {
               </tbody>
             </table>
             <p className="muted">
-              On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>; errors:{' '}
-              <code>no-store</code>.{' '}
+              On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>, with{' '}
+              <code>ETag</code> and <code>Last-Modified</code>: send them back in <code>If-None-Match</code> (or <code>If-Modified-Since</code>) and
+              an answer you already hold costs a 304 with no body; errors: <code>no-store</code>, no validator.{' '}
               {op.csvOnly ? (
                 <>
                   The freshness is in <code>X-Data-State</code> and <code>X-Updated-At</code>; error bodies are JSON with <code>data_state</code> and{' '}

@@ -144,6 +144,39 @@ describe('spot through the cache', () => {
   });
 });
 
+describe('revalidation through npm start (decisions §23)', () => {
+  it('a client holding the answer gets 304 from the stored copy, with the same validators and cache headers; docs pages too', async () => {
+    for (const path of ['/api/v1/spot?compact=1&currency=CHF', '/api/v1/history.csv?series=spot', '/llms.txt', '/widgets/price?currency=CHF']) {
+      await raw(app, path, { 'accept-encoding': 'br' });
+      // Compared with a stored copy's 200 (a miss's headers are the compression layer's, live).
+      const first = await raw(app, path, { 'accept-encoding': 'br' });
+      expect(first.status, path).toBe(200);
+      const etag = String(first.headers.etag);
+      expect(etag, path).toMatch(/^W\/"/);
+      const again = await raw(app, path, { 'accept-encoding': 'br', 'if-none-match': etag });
+      expect(again.status, path).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect(again.headers['x-cache']).toBe('HIT');
+      for (const h of ['etag', 'last-modified', 'cache-control', 'cdn-cache-control', 'vary', 'access-control-allow-origin'])
+        expect(again.headers[h], `${path} ${h}`).toEqual(first.headers[h]);
+      if (first.headers['last-modified']) {
+        const byDate = await raw(app, path, { 'if-modified-since': String(first.headers['last-modified']) });
+        expect(byDate.status, path).toBe(304);
+      }
+    }
+    // A conditional first request (nothing stored yet) is answered 304 too, and leaves a whole copy behind.
+    const path = '/api/v1/spot?compact=1&currency=NOK';
+    const etag = String((await raw(app, `${path}&probe=1`)).headers.etag);
+    const cold = await raw(app, path, { 'if-none-match': etag });
+    expect(cold.status).toBe(304);
+    const whole = await raw(app, path);
+    expect(whole).toMatchObject({ status: 200, headers: { 'x-cache': 'HIT', etag } });
+    // The docs pages are the framework's own: an ETag, and 304 on it.
+    const docs = await raw(app, '/docs/api');
+    expect((await raw(app, '/docs/api', { 'if-none-match': String(docs.headers.etag) })).status).toBe(304);
+  });
+});
+
 describe('a stale gold price is never served longer than the headers allow', () => {
   it('an upstream outage turns into `stale` answers within N + N seconds', async () => {
     // Every cache at 2 s: the price feed, and N of the headers.

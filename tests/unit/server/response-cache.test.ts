@@ -318,3 +318,54 @@ describe('off', () => {
     expect(responseCache(app, { enabled: false })).toBe(app);
   });
 });
+
+describe('conditional requests (decisions §23)', () => {
+  const VALIDATED = { ...SHARED(60), etag: 'W/"v1"', 'last-modified': 'Wed, 25 Nov 2026 10:00:00 GMT' };
+
+  it('a client holding the stored answer gets 304 from memory: no body, the same validators and cache headers', async () => {
+    const { get, renders } = await setup(() => ({ headers: VALIDATED }));
+    const first = await get('/c', { 'accept-encoding': 'gzip' });
+    const conditions: Record<string, string>[] = [
+      { 'if-none-match': 'W/"v1"' },
+      { 'if-none-match': '"v0", "v1"' },
+      { 'if-modified-since': 'Wed, 25 Nov 2026 10:00:00 GMT' },
+    ];
+    for (const headers of conditions) {
+      const r = await get('/c', { ...headers, 'accept-encoding': 'gzip' });
+      expect(r.status, JSON.stringify(headers)).toBe(304);
+      expect(r.body.length).toBe(0);
+      expect(r.headers['x-cache']).toBe('HIT');
+      expect(r.headers['content-encoding']).toBeUndefined();
+      for (const h of ['etag', 'last-modified', 'cache-control', 'cdn-cache-control', 'vary']) expect(r.headers[h], h).toBe(first.headers[h]);
+    }
+    // Another tag, or an older date: the whole answer.
+    expect((await get('/c', { 'if-none-match': 'W/"v0"' })).status).toBe(200);
+    expect((await get('/c', { 'if-modified-since': 'Wed, 25 Nov 2026 09:59:59 GMT' })).status).toBe(200);
+    // If-None-Match wins over If-Modified-Since.
+    expect((await get('/c', { 'if-none-match': 'W/"v0"', 'if-modified-since': 'Wed, 25 Nov 2026 11:00:00 GMT' })).status).toBe(200);
+    expect(renders['/c']).toBe(1);
+  });
+
+  it('a conditional miss: the app renders the whole answer (no validators forwarded), it is stored, and the client gets its 304', async () => {
+    const seen: (string | undefined)[] = [];
+    const { get, renders } = await setup((req) => {
+      seen.push(req.headers['if-none-match']);
+      return { headers: VALIDATED };
+    });
+    const r = await get('/m', { 'if-none-match': 'W/"v1"' });
+    expect(r.status).toBe(304);
+    expect(seen).toEqual([undefined]);
+    const whole = await get('/m');
+    expect(whole.status).toBe(200);
+    expect(whole.headers['x-cache']).toBe('HIT');
+    expect(whole.body.length).toBeGreaterThan(1000);
+    expect(renders['/m']).toBe(1);
+  });
+
+  it('answers without a validator, and errors, are never a 304', async () => {
+    const { get } = await setup((req) => (req.url === '/e' ? { status: 500, headers: { 'cache-control': 'no-store' } } : { headers: SHARED(60) }));
+    await get('/n');
+    expect((await get('/n', { 'if-none-match': '*' })).status).toBe(200);
+    expect((await get('/e', { 'if-none-match': '*' })).status).toBe(500);
+  });
+});
