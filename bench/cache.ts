@@ -115,7 +115,9 @@ export async function cacheSection() {
     const first = await fetch(on.url + path, { headers: { 'accept-encoding': 'identity' } });
     const bytes = Buffer.from(await first.arrayBuffer());
     // The validator a poller holds: revalidating with it is a 304 while the price stands (CACHE_TTL_S=3600).
+    // Each app has its own (its links name its own origin).
     const holds = { 'if-none-match': first.headers.get('etag') ?? '' };
+    const holdsOff = { 'if-none-match': (await fetch(off.url + path)).headers.get('etag') ?? '' };
     const bare = await ceiling(bytes, { 'content-type': 'application/json; charset=utf-8' });
     // Warm-up: each server's JIT, the cache entry and every variant.
     for (const enc of ['identity', 'gzip', 'br'])
@@ -129,7 +131,7 @@ export async function cacheSection() {
       hitGzip: () => loadFor(on.url + path, { headers: { 'accept-encoding': 'gzip' } }),
       hitBr: () => loadFor(on.url + path, { headers: { 'accept-encoding': 'br' } }),
       revalidateOn: () => loadFor(on.url + path, { headers: holds, notModified: true }),
-      revalidateOff: () => loadFor(off.url + path, { headers: holds, notModified: true }),
+      revalidateOff: () => loadFor(off.url + path, { headers: holdsOff, notModified: true }),
       missOn: () => loadFor(`${on.url}${path}?x=1`, { fresh: true }),
       missOff: () => loadFor(`${off.url}${path}?x=1`, { fresh: true }),
       compactOn: () => loadFor(`${on.url}${path}?compact=1`, { fresh: true }),
