@@ -14,6 +14,7 @@ const CHANGES: [string, string, string][] = [
       "MCP: the rate limit counts the last `X-Forwarded-For` hop behind `TRUST_PROXY=1` and the platform's address on Vercel (IPv6 per /64); every answer carries `RateLimit-Policy` and `RateLimit`, a 429 `Retry-After` too; an over-deep or overlong tool argument is refused by name instead of an internal failure; an aborted upload is logged as such. " +
       'Store: the embedded store waits for a file another process holds at start-up (`busy_timeout` first), and one that still cannot open runs on memory, tries the file again in the background and returns to it without a restart; a command KV refuses (a script error, a key of the wrong type) is logged as a defect and no longer marks KV unavailable; `engines` names Node 22.13 (23.4 on the 23 line), the first releases that load `node:sqlite` without a flag. ' +
       'The response cache retries a background refresh that failed, keeping the stale copy meanwhile; its memo of negotiated encodings is bounded. ' +
+      'Conditional requests: every cacheable 200 (REST JSON and CSV, OpenAPI, `llms.txt`, widget pages) carries a weak `ETag` (what only says when the answer was made does not change it) and, on data answers, `Last-Modified`; `If-None-Match` (or `If-Modified-Since`) gets `304` with no body and the same caching headers while the data stands, answered by `npm start`\'s response cache from its stored copy; errors and `no-store` answers carry no validator. ' +
       '`lib/` is laid out by capability, its import directions enforced by lint.',
   ],
   [
