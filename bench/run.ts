@@ -7,18 +7,23 @@ import { lighthouseSection } from './lighthouse';
 import { appSection } from './app';
 import { barsSection } from './bars';
 import { cacheSection } from './cache';
+import { historySection } from './history';
 import { CONNECTIONS, DURATION_S } from './measure';
 import { memorySection } from './memory';
 import { profileSection } from './profile';
 import { twoSourcesSection } from './sources';
+import { streamSection } from './stream';
 
 async function main() {
   // BENCH_ONLY picks sections, comma-separated: `cache` (hits, misses and floors, about 2 min),
   // `memory` (RSS under unique keys, BENCH_MEMORY_S, 4 min by default), `sources` (the two-source
   // figures, about a minute), `bars` (daily spot bars: warm spot with and without them, KV round trips),
+  // `history` (spot history misses, ten years of four metals, against futures history misses, about a minute),
   // `app` (everything else), `lighthouse` (scores and page weights, bench/lighthouse.ts, LH_RUNS runs per
-  // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s). `npm run bench -- cache` is BENCH_ONLY=cache.
-  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,lighthouse').split(','));
+  // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
+  // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min).
+  // `npm run bench -- cache` is BENCH_ONLY=cache.
+  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,stream,lighthouse').split(','));
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
     `# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback, load average at start ${os
@@ -32,6 +37,8 @@ async function main() {
   if (only.has('app')) await appSection();
   if (only.has('sources')) await twoSourcesSection();
   if (only.has('bars')) await barsSection();
+  if (only.has('history')) await historySection();
+  if (only.has('stream')) await streamSection();
   if (only.has('lighthouse')) await lighthouseSection();
 }
 

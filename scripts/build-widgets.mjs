@@ -56,3 +56,6 @@ fs.writeFileSync(path.join(root, 'widgets', 'manifest.json'), JSON.stringify(man
 
 await esbuild.build({ ...common, entryPoints: [path.join(root, 'widgets/embed.ts')], outfile: path.join(root, 'public', 'embed.js') });
 console.log('widget scripts:', manifest);
+
+// The MCP Apps views, built from the widgets' code into self-contained documents (decisions §22).
+await import('./build-views.mjs');

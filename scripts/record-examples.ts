@@ -1,11 +1,12 @@
 // Records the OpenAPI examples: real responses of this service, built from the recorded real
 // upstream responses in tests/fixtures (so every figure traces to a real upstream body).
-// Run after a build: npx tsx scripts/record-examples.ts
+// Run after a build: npx tsx scripts/record-examples.ts [name ...] (every example by default)
 import fs from 'node:fs';
 import path from 'node:path';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
+import { SseReader } from '../tests/support/sse';
 import { realChartHandler } from '../tests/support/yahoo';
 
 const EXAMPLES: Record<string, string> = {
@@ -14,7 +15,10 @@ const EXAMPLES: Record<string, string> = {
   history: '/api/v1/history',
   chart: '/api/v1/chart?symbol=xau&range=6mo&interval=1wk',
   reserves: '/api/v1/reserves',
+  // The data of the stream's first `price` event.
+  stream: '/api/v1/stream?currency=EUR',
 };
+const only = process.argv.slice(2);
 
 async function main() {
   const fake = await FakeUpstream.start();
@@ -32,8 +36,14 @@ async function main() {
   await new Promise((r) => setTimeout(r, 7000));
   try {
     for (const [name, url] of Object.entries(EXAMPLES)) {
+      if (only.length && !only.includes(name)) continue;
       const res = await app.get(url);
-      const body = await res.json();
+      let body: unknown;
+      if (name === 'stream') {
+        const sse = new SseReader(res.body!);
+        body = JSON.parse((await sse.next((b) => b.event === 'price')).data!);
+        await sse.close();
+      } else body = await res.json();
       fs.writeFileSync(path.join(__dirname, '..', 'lib', 'data', 'examples', `${name}.json`), JSON.stringify(body, null, 2) + '\n');
       console.log(`${name}: HTTP ${res.status}`);
     }

@@ -18,7 +18,8 @@
 // - a request holding the stored answer (If-None-Match, or If-Modified-Since without it) is answered 304
 //   from the entry, at hit speed; a conditional miss renders without its validators (the copy kept must be
 //   whole) and is then answered the same way (lib/http/conditional.mjs decides, as the app does);
-// /mcp and every other method pass straight through.
+// /mcp, the price stream (an answer that never ends: it is neither stored nor shared, and no-transform keeps
+// the compression layer off it) and every other method pass straight through.
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import compressible from 'compressible';
 import CachePolicy from 'http-cache-semantics';
@@ -209,7 +210,7 @@ export function responseCache(app, opts = {}) {
 
   /** @type {Handler & { bytes?: () => number }} */
   const handler = (req, res) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url)) return direct(req, res);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url) || isStream(req.url)) return direct(req, res);
     const key = cacheKey(req);
     const entry = store.get(key);
     if (entry && plainHit(entry, req)) return send(req, res, entry, 'HIT');
@@ -424,6 +425,11 @@ function varyOf(headers) {
 
 function isMcp(url = '') {
   return url === '/mcp' || url.startsWith('/mcp?') || url.startsWith('/mcp/');
+}
+
+/** GET /api/v1/stream: Server-Sent Events, written as they happen (decisions §21). */
+function isStream(url = '') {
+  return url === '/api/v1/stream' || url.startsWith('/api/v1/stream?') || url.startsWith('/api/v1/stream/');
 }
 
 function encode(enc, body) {

@@ -23,6 +23,7 @@ export const BUILDER_DEFAULTS: Record<string, string> = {
   range: '1mo',
   amount: '1000',
   direction: 'money-to-gold',
+  live: '1',
 };
 
 export interface Snippets {
@@ -35,8 +36,13 @@ export interface Snippets {
 export function snippets(origin: string, values: Record<string, string>): Snippets {
   const kind = values.kind as WidgetName;
   const options: Record<string, string> = {};
-  for (const field of ['currency', 'unit', 'theme', 'locale', ...KIND_FIELDS[kind]]) {
+  for (const field of ['currency', 'unit', 'theme', 'locale', ...KIND_FIELDS[kind], 'live']) {
     const v = values[field] ?? '';
+    // Live is the default; only its opt-out (`live=0`, poll instead) goes into the snippet.
+    if (field === 'live') {
+      if (v === '0') options.live = '0';
+      continue;
+    }
     // Defaults a widget assumes anyway stay out of the snippet: gold as the metal, an empty or zero value.
     if (v === '' || v === '0' || (field === 'metal' && v === 'gold')) continue;
     options[field] = v;

@@ -129,6 +129,11 @@ export function WidgetBuilder({ origin, currencies }: { origin: string; currenci
             <option value="gold-to-money">gold → money</option>
           </select>
         </ForKinds>
+        <label htmlFor="b-live">Updates</label>
+        <select id="b-live" name="live" defaultValue={D.live}>
+          <option value="1">live: pushed as the price changes</option>
+          <option value="0">polled instead (live=0)</option>
+        </select>
       </form>
       <div>
         <label htmlFor="b-script">One script tag</label>

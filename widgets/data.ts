@@ -1,5 +1,8 @@
 import { getChart } from '../lib/series/chart';
+import { getSpotHistory } from '../lib/series/history';
+import { metalById, type MetalId } from '../lib/reference/metals';
 import type { ChartSymbol } from '../lib/reference/instruments';
+import { CHART_METAL } from './chart';
 import { ApiError } from '../lib/core/errors';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
@@ -43,14 +46,24 @@ export interface Headline {
   state: DataState;
 }
 
-/** The chart widget's headline: the live spot for gold and silver (USD per troy ounce), the latest real daily bar for the rest. */
+/** The chart widget's headline: a metal's live spot (USD per troy ounce), the latest real daily bar for the rest. */
 export async function chartHeadline(symbol: ChartSymbol, origin: string): Promise<Headline> {
-  if (symbol === 'xau' || symbol === 'silver') {
+  const metal = CHART_METAL[symbol];
+  if (metal) {
     const view = await spotForWidget('USD', 'oz', origin);
-    if (symbol === 'xau') return { latest: view.spot?.spot_usd_oz ?? null, currency: 'USD', state: view.state };
-    return { latest: view.spot?.silver_usd_oz ?? null, currency: 'USD', state: view.spot?.groups.silver ?? view.state };
+    const latest = view.spot ? (view.spot[metalById(metal).usdField as keyof Spot] as number | null) : null;
+    return { latest, currency: 'USD', state: metal === 'gold' ? view.state : (view.spot?.groups[metal] ?? view.state) };
   }
   const chart = await getChart({ symbol, range: '5d', interval: '1d' });
   if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state };
   return { latest: chart.points[chart.points.length - 1]?.c ?? null, currency: chart.currency ?? 'USD', state: chart.data_state };
+}
+
+/** The date of a metal's first daily spot bar (recorded or imported), or null: none yet, or the store not answering. */
+export async function firstSpotBar(metal: MetalId): Promise<string | null> {
+  try {
+    return (await getSpotHistory(metal)).points[0]?.d ?? null;
+  } catch {
+    return null;
+  }
 }

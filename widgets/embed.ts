@@ -1,7 +1,8 @@
 // embed.js: one script tag turns into a widget iframe. Either the tag's own data-* attributes
 // (`<script src=".../embed.js" data-widget="price" data-currency="EUR">`) or every
 // `<div data-gold-widget="price|chart|converter" data-...>` on the page. Safe to include twice;
-// frames load when they come near the viewport and take the height their content reports.
+// frames load when they come near the viewport and take the height their content reports. Every data-*
+// attribute is passed on as a query parameter (`data-live="0"`: the widget polls instead of following the stream).
 import { WIDGET_NAMES, WIDGETS, type WidgetName } from './kinds';
 
 (() => {

@@ -13,6 +13,8 @@ export interface CommonOptions {
   theme: Theme;
   /** A BCP 47 tag the runtime supports, for number and date formatting. */
   locale: string;
+  /** Follow the price stream (GET /api/v1/stream) unless false: `live=0` polls instead. */
+  live?: boolean;
 }
 
 export const DEFAULT_LOCALE = 'en-US';
@@ -38,6 +40,7 @@ export function parseCommon(q: URLSearchParams): CommonOptions {
     unit: pick(q.get('unit'), UNITS, 'oz'),
     theme: pick(q.get('theme'), THEMES, 'auto'),
     locale: parseLocale(q.get('locale')),
+    live: !['0', 'false', 'no', 'off'].includes((q.get('live') ?? '').toLowerCase()),
   };
 }
 

@@ -12,7 +12,7 @@ import type { Theme } from './options';
 // the widget's configuration as JSON, and its own script (no framework runtime). The script is a
 // module (deferred, as modules are), so the chart's can import its library chunk when needed.
 
-const CSS = `
+export const CSS = `
 :root{--bg:#fffdf7;--fg:#1d1a12;--muted:#6b6455;--line:#e8e1cf;--gold:#8a6500;--up:#137a3a;--down:#b3261e;--warn-bg:#fff3cd;--warn-fg:#6b4e00;--field:#fff;--ctl:#8a8270}
 [data-theme=dark]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17;--ctl:#7a735f}
 @media (prefers-color-scheme:dark){[data-theme=auto]{--bg:#17150f;--fg:#f3eee2;--muted:#a69f8d;--line:#3a3527;--gold:#e0b53d;--up:#5fd38a;--down:#ff8a80;--warn-bg:#4a3b0b;--warn-fg:#ffe08a;--field:#221f17;--ctl:#7a735f}}

@@ -1,8 +1,9 @@
+import { sessionNow } from '../lib/calendar/clock';
 import { CHART_SYMBOLS } from '../lib/reference/instruments';
-import { CHART_CSS, chartTitle, isRate, renderChart, seriesUrl, type ChartOptions } from './chart';
+import { CHART_CSS, CHART_METAL, chartTitle, isRate, rangeSeries, renderChart, type ChartOptions } from './chart';
 import { KARATS } from '../lib/reference/karats';
 import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
-import { chartHeadline, spotForWidget } from './data';
+import { chartHeadline, firstSpotBar, spotForWidget } from './data';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
@@ -22,6 +23,7 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
   opts.currency = currency;
   const text = textFor(opts.locale);
   const api = `/api/v1/spot?${new URLSearchParams({ currency, unit: opts.unit, compact: '1' })}`;
+  const stream = `/api/v1/stream?${new URLSearchParams({ currency, unit: opts.unit })}`;
   return widgetPage({
     name: 'price',
     title: priceTitle(metal, text.t),
@@ -30,6 +32,8 @@ export async function pricePage(q: URLSearchParams, origin: string): Promise<str
     body: renderPrice({ opts, spot, state, origin, words: text }),
     config: {
       api,
+      stream,
+      live: opts.live !== false,
       locale: opts.locale,
       unit: opts.unit,
       metal,
@@ -48,17 +52,28 @@ export async function chartPage(q: URLSearchParams, origin: string): Promise<str
     symbol: pick(q.get('symbol'), CHART_SYMBOLS, 'xau'),
     range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo'),
   };
-  const { latest, currency, state } = await chartHeadline(opts.symbol, origin);
-  const urls = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, seriesUrl(opts.symbol, r)]));
+  const metal = CHART_METAL[opts.symbol];
+  const [{ latest, currency, state }, spotFrom] = await Promise.all([chartHeadline(opts.symbol, origin), metal ? firstSpotBar(metal) : null]);
+  const today = sessionNow().date;
+  const series = Object.fromEntries(CHART_WIDGET_RANGES.map((r) => [r, rangeSeries(opts.symbol, r, spotFrom, today)]));
   const text = textFor(opts.locale);
   return widgetPage({
     name: 'chart',
     title: chartTitle(opts.symbol, text.t),
     theme: opts.theme,
     text,
-    body: renderChart({ opts, latest, latestCurrency: currency, state, origin, words: text }),
+    body: renderChart({ opts, line: series[opts.range].line, latest, latestCurrency: currency, state, origin, words: text }),
     css: CHART_CSS,
-    config: { locale: opts.locale, range: opts.range, urls, currency, state, decimals: isRate(opts.symbol) ? 4 : 2 },
+    config: {
+      locale: opts.locale,
+      range: opts.range,
+      series,
+      currency,
+      state,
+      decimals: isRate(opts.symbol) ? 4 : 2,
+      // One day of a metal (the first-party spot series) also follows the price stream.
+      live: opts.live !== false && metal !== undefined ? metal : null,
+    },
   });
 }
 
@@ -86,6 +101,6 @@ export async function converterPage(q: URLSearchParams, origin: string): Promise
     text,
     body: renderConverter(view),
     css: CONVERTER_CSS,
-    config: { locale: opts.locale, usd, fxRate: view.fxRate, currency, states, everyS: 30 },
+    config: { locale: opts.locale, usd, fxRate: view.fxRate, currency, states, everyS: 30, live: opts.live !== false },
   });
 }

@@ -63,9 +63,20 @@ export function changeLine(
 ): { text: string; title: string; dir: 'up' | 'down' | 'flat' } | null {
   // Each metal's own change (spot's `change`, `silver_change`, …), in the asked currency and unit.
   const c = spot?.[metalById(metal).changeField];
-  if (!spot || !c || c.state !== 'ok' || c.change === null || c.change_pct === null) return null;
+  if (!spot || !c || c.state !== 'ok') return null;
+  return changeText(c, spot.xau.currency, w, locale, unit);
+}
+
+/** The same line from the figures alone (spot's change, or a price event's): null while either is unknown. */
+export function changeText(
+  c: { change: number | null; change_pct: number | null; previous_close_date: string | null },
+  currency: string,
+  w: Words,
+  locale: string,
+  unit: string,
+): { text: string; title: string; dir: 'up' | 'down' | 'flat' } | null {
+  if (c.change === null || c.change_pct === null) return null;
   const dir = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'flat';
-  const currency = spot.xau.currency;
   const text = fill(w.t.sinceClose, {
     arrow: dir === 'up' ? '▲' : dir === 'down' ? '▼' : '▶',
     change: signedMoney(c.change, currency, locale, priceDecimals(currency, unit)),

@@ -4,6 +4,7 @@ import { clientAddress, publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenParams } from '@/lib/mcp/params';
 import { checkRate, MCP_LIMIT, rateHeaders } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
+import { VIEW_DOCUMENTS } from '@/widgets/views/documents';
 
 // POST /mcp: both protocol eras on one URL, stateless, a new server per request.
 // - 2026-07-28 (a request carrying the `_meta` envelope): the SDK's own handler, `createMcpHandler`,
@@ -13,7 +14,8 @@ import { createGoldServer } from '@/lib/mcp/server';
 //   request as an SSE stream and offers no JSON mode, so the route does the split the SDK documents
 //   for that case, with its `isLegacyRequest`.
 // The rate limit counts each POST once, before either, and every answer to a counted POST says
-// what is left of it; malformed params are answered before either.
+// what is left of it; malformed params are answered before either. Both serve the MCP Apps views
+// (widgets/views/) with the tools.
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -24,7 +26,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 const onerror = (err: Error) => console.warn(`[mcp] ${err.message}`);
 
-const modern = createMcpHandler(({ requestInfo }) => createGoldServer({ origin: origin(requestInfo) }), {
+const modern = createMcpHandler(({ requestInfo }) => createGoldServer({ origin: origin(requestInfo) }, VIEW_DOCUMENTS), {
   legacy: 'reject',
   maxRequestBodySize: MAX_BODY_BYTES,
   onerror,
@@ -85,7 +87,7 @@ async function serve(req: Request): Promise<Response> {
 
 /** One 2025-era request: a fresh server on the SDK's stateless transport, JSON responses. */
 async function serveLegacy(req: Request, parsedBody: unknown): Promise<Response> {
-  const server = createGoldServer({ origin: origin(req) });
+  const server = createGoldServer({ origin: origin(req) }, VIEW_DOCUMENTS);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -52,6 +52,17 @@ export const config = {
   kvPrefix: () => process.env.KV_PREFIX ?? 'goldapi:',
   /** Milliseconds a single KV request may take before KV counts as down. */
   kvTimeoutMs: () => num('KV_TIMEOUT_MS', 1000),
+  /** The price stream, GET /api/v1/stream (decisions §21). */
+  stream: {
+    /** `STREAM=off` answers it 503. */
+    enabled: () => (process.env.STREAM ?? '').toLowerCase() !== 'off',
+    /** Seconds a stream stays open before it ends and the client reconnects: below Vercel's 300 s function limit there. */
+    maxS: () => num('STREAM_MAX_S', process.env.VERCEL ? 280 : 3600),
+    /** Open streams one instance holds; past it, 503 with Retry-After. */
+    maxClients: () => num('STREAM_MAX_CLIENTS', 2000),
+    /** Seconds of silence after which a stream gets a comment line, so idle proxies keep it open (tests shorten it). */
+    heartbeatS: () => num('STREAM_HEARTBEAT_S', 15),
+  },
 };
 
 /** TTL in milliseconds, honouring the test override. */

@@ -1,5 +1,5 @@
 import { listed, METALS, OTHER_METALS } from '../reference/metals';
-import { OPERATIONS } from './openapi';
+import { OPERATIONS, STREAM_OPERATION } from './openapi';
 import { UNIT_LIST, type UnitEntry } from '../reference/units';
 
 // /llms.txt: a plain-text map of the site and API for language models (llmstxt.org conventions:
@@ -23,13 +23,19 @@ export function llmsText(origin: string): string {
     'Spot also gives the price per karat (24k to 9k) in the currency and unit asked, and `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the move since the ' +
       "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +
       'this service records from the prices it serves (never from futures); `state` `unavailable` with null numbers until the deployment has ' +
-      'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin); `date=YYYY-MM-DD` picks one day. ' +
+      'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin) for every metal: `symbol` ' +
+      `${listed(METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`))} (futures are gold alone); \`date=YYYY-MM-DD\` picks one day. ` +
       'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
       `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
     '',
     '## REST API',
     '',
     ...api,
+    // The link is to its documentation: the stream itself never ends.
+    `- [GET ${STREAM_OPERATION.path}](${origin}/docs/api#${STREAM_OPERATION.operationId}): ${STREAM_OPERATION.summary}, keyless. ` +
+      `\`${origin}${STREAM_OPERATION.path}?currency=EUR&unit=gram\` (\`curl -N\`, or \`new EventSource(url)\` in a browser): a \`price\` event at once and on every change ` +
+      '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, `market` and `data_state`), `id` the time of the newest price, a `: heartbeat` comment every 15 s when quiet; ' +
+      'it ends every few minutes and EventSource reconnects. Stale is the last real price flagged `stale`, never seen is null.',
     `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,
     '',
     '## MCP (tool protocol)',
@@ -37,6 +43,7 @@ export function llmsText(origin: string): string {
     `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per client (RateLimit headers on every answer)`,
     '- Protocol versions: 2026-07-28 (stateless: no initialize; each request carries its protocol version and client capabilities in `params._meta`, with the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers; `server/discover` lists what is served) and 2024-10-07 to 2025-11-25 (a request without that `_meta`: `initialize` negotiates the version; `Accept` must list `application/json` and `text/event-stream`). The client picks by what it sends; the official SDK client picks 2026-07-28 with `versionNegotiation: { mode: "auto" }`.',
     '- Errors: malformed params of any method and an unknown tool are JSON-RPC -32602; a bad argument value is a result with `isError: true` naming the argument and its valid values.',
+    "- Views (MCP Apps, extension `io.modelcontextprotocol/ui`): `resources/list` and `resources/read` give `ui://gold/price` (named by get_gold_price) and `ui://gold/chart` (get_gold_history, get_gold_intraday, compare_gold_to_asset), mimeType `text/html;profile=mcp-app`, each named in the tool's `_meta.ui.resourceUri`. A host that renders MCP Apps draws the result inside the conversation (price with its change, or the series with its high and low and range buttons); any other host gets the same text and `structuredContent`.",
     '',
     '## Widgets',
     '',
@@ -47,6 +54,7 @@ export function llmsText(origin: string): string {
     `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
     `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
     `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
+    '- The price and converter widgets, the chart’s 1D range of gold and silver, and the landing page follow the price stream; `live=0` (`data-live="0"`) polls instead, and a browser without EventSource or a refused stream falls back to polling.',
     '',
     '## Docs',
     '',

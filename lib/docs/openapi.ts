@@ -16,6 +16,8 @@ import { listed, METALS, OTHER_METALS } from '../reference/metals';
 import { UNITS } from '../reference/units';
 import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../http/cache';
 import { unwrap } from '../schemas/query-fields';
+import { PriceEvent, RETRY_MS, StreamQuery } from '../schemas/stream';
+import streamExample from '../data/examples/stream.json';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -97,14 +99,16 @@ const BASE_OPERATIONS: Operation[] = [
   {
     path: '/api/v1/history',
     operationId: 'getHistory',
-    summary: 'Daily gold, futures or spot, with ranges and returns',
+    summary: "Daily gold (futures or spot) and every metal's spot bars, with ranges and returns",
     description:
       'Daily close, high and low, oldest first, with the 52-week high and low, the true low and high over the latest day, ' +
       'week (7 days), month (30) and year (365), the year-to-date return and the 1-year return. `series=futures` (default): no keyless source serves daily XAU/USD spot ' +
       'with true highs and lows, so this is 5 years of the COMEX front-month gold future (GC=F), which trades a little above spot; `source` says so. ' +
       'Cached 6 h; during an outage the last good series is served stale. `series=spot`: the daily spot bars this service records from the prices it serves ' +
-      '(open, high, low and close of each New York session, `origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years; ' +
+      '(open, high, low and close of each New York session, `origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years, ' +
+      "for the metal `symbol` names (`xau` gold by default, `xag` silver, `xpt` platinum, `xpd` palladium; the body's `symbol` says which, `XAGUSD`…); " +
       'it begins when the deployment does, so a new deployment answers 200 with no points and status unavailable. ' +
+      'The futures series is gold alone: another `symbol` with it is a 400 whose `valid` is `["xau"]`. ' +
       '`date=YYYY-MM-DD` returns only that day (statistics unchanged), 404 when the series has no such point. ' +
       'Each spot point says whether its session has closed (`final`) and how many prices were folded into it (`n`, null when imported). ' +
       'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin,final,n` for spot.',
@@ -113,7 +117,7 @@ const BASE_OPERATIONS: Operation[] = [
     csv: CSV_TABLES.history,
     ok: { schema: History, description: 'The daily series and its statistics', example: historyExample },
     errors: {
-      400: 'Invalid `series`, `date` or `format` (with `valid`), or a parameter given twice',
+      400: 'Invalid `series`, `symbol`, `date` or `format` (with `valid`), a `symbol` other than `xau` with the futures series, or a parameter given twice',
       404: 'With `date`: the series has no point dated that day',
       ...COMMON_ERRORS,
       503: 'Futures: the upstream is down and no series has been fetched yet. Spot: the store holding the bars cannot be reached',
@@ -317,6 +321,77 @@ const VALIDATORS: Json = {
   },
 };
 
+/**
+ * The one operation that pushes rather than answers: GET /api/v1/stream (decisions §21). Its 200 is a
+ * text/event-stream whose `price` events carry PriceEvent as their data (the schema of that media type, as
+ * event-stream generators read it); never cached, so no caching headers and no validators.
+ */
+export const STREAM_OPERATION = {
+  path: '/api/v1/stream',
+  operationId: 'getStream',
+  summary: 'Live prices pushed as they change (Server-Sent Events)',
+  description:
+    `Every served metal in the requested currency and unit, pushed: on connect \`retry: ${RETRY_MS}\` and at once a \`price\` event with the current state, ` +
+    'then a `price` event whenever a price or a data state changes (the same served price as spot, checked every second; the numbers equal spot’s). ' +
+    'Each event is `event: price`, `id: <ms>` (the time of the newest price in it) and one `data:` line of JSON (PriceEvent). A reconnecting ' +
+    'client (`Last-Event-ID`) gets the current state at once; nothing is replayed. A comment line (`: heartbeat`) comes every 15 s when nothing else ' +
+    'was sent. Each stream ends after `STREAM_MAX_S` (280 s on Vercel, 3,600 s elsewhere) with a last comment, and EventSource reconnects by itself. ' +
+    'Stale: the last real price with `data_state.status` `stale`; never seen: null. Clients cause no upstream calls: one read per instance serves every stream.',
+  tag: 'Prices',
+  query: StreamQuery,
+  ok: { schema: PriceEvent, description: 'The stream: `retry`, then `price` events and heartbeat comments', example: streamExample },
+  errors: {
+    400: 'Unsupported currency (with `supported`) or unit, or a parameter given twice: before any stream starts',
+    405: COMMON_ERRORS[405],
+    414: COMMON_ERRORS[414],
+    503: 'The stream is turned off on this server (`STREAM=off`), or the server holds as many streams as it takes (with `Retry-After`): poll /api/v1/spot',
+  },
+};
+
+function streamPath(): Json {
+  const op = STREAM_OPERATION;
+  const headers: Json = {
+    'Cache-Control': {
+      description: '`no-store, no-transform`: never cached, never compressed on the way',
+      schema: { type: 'string', example: 'no-store, no-transform' },
+    },
+    'X-Accel-Buffering': { description: '`no`: proxies pass each event on at once', schema: { type: 'string', example: 'no' } },
+  };
+  const content = {
+    'text/event-stream': {
+      schema: jsonSchema(op.ok.schema),
+      example: op.ok.example,
+    },
+  };
+  const responses: Json = { 200: { description: op.ok.description, headers, content } };
+  const headResponses: Json = { 200: { description: 'The headers of the stream, with no body', headers } };
+  for (const [status, description] of Object.entries(op.errors)) {
+    responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+    headResponses[status] = { description: `${description}: headers only` };
+  }
+  const params = [
+    ...parameters(op.query),
+    {
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description: 'Sent by EventSource when it reconnects: the answer starts with the current state all the same (only the latest price matters).',
+      schema: { type: 'string' },
+    },
+  ];
+  return {
+    get: { operationId: op.operationId, summary: op.summary, description: op.description, tags: [op.tag], parameters: params, responses },
+    head: {
+      operationId: 'headStream',
+      summary: `${op.summary} (headers only)`,
+      description: `The headers \`GET ${op.path}\` would send (a 400 for a bad currency or unit included), with no body and no stream opened.`,
+      tags: [op.tag],
+      parameters: params,
+      responses: headResponses,
+    },
+  };
+}
+
 /** Revalidation: the request headers a client that holds an answer sends. */
 const CONDITIONAL_PARAMETERS: Json[] = [
   {
@@ -395,6 +470,7 @@ export function openApiDocument(origin: string): Json {
       },
     };
   }
+  paths[STREAM_OPERATION.path] = streamPath();
   return {
     openapi: '3.1.0',
     info: {

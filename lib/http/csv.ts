@@ -8,6 +8,7 @@ import type { Intraday } from '../schemas/intraday';
 
 export interface Table<B> {
   columns: readonly string[];
+  /** Built from `body.points` alone: the text is kept per list of points (a held series answers many requests). */
   rows: (body: B) => (string | number)[][];
 }
 
@@ -26,7 +27,16 @@ export const CSV_TABLES = {
   } satisfies Table<Chart>,
 };
 
+/** Texts already made, per table and list of points. */
+const made = new WeakMap<object, WeakMap<object, string>>();
+
 /** The CSV text of a body: every value here is a number, a date or an ISO time, so nothing needs quoting. */
 export function toCsv<B>(table: Table<B>, body: B): string {
-  return [table.columns, ...table.rows(body)].map((row) => row.join(',')).join('\r\n') + '\r\n';
+  const points = (body as { points?: unknown }).points;
+  const kept = typeof points === 'object' && points !== null ? (made.get(table) ?? made.set(table, new WeakMap()).get(table)!) : null;
+  const held = kept?.get(points as object);
+  if (held !== undefined) return held;
+  const text = [table.columns, ...table.rows(body)].map((row) => row.join(',')).join('\r\n') + '\r\n';
+  kept?.set(points as object, text);
+  return text;
 }

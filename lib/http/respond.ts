@@ -28,9 +28,21 @@ export interface SendOptions {
   links?: boolean;
   /** The body is data with an `updated_at` (a 200 then carries Last-Modified beside its ETag). */
   dated?: boolean;
+  /**
+   * The body's ETag (`etagOf` of this very body) when the caller already holds it: a large answer that changes
+   * only with its data (a held series) is then not hashed on every request (lib/http/series.ts).
+   */
+  etag?: string;
 }
 
-export function send(req: Request, body: string, opts: SendOptions = {}): Response {
+/**
+ * A body given as encoded parts, sent as they are: an answer most of whose bytes are the same for many answers (a
+ * held series, lib/http/series.ts) is then neither joined nor encoded again per request, which for a string body
+ * the framework does on every answer (measured in bench/history.ts). Either way the answer goes out chunked.
+ */
+export type BodyParts = readonly Uint8Array[];
+
+export function send(req: Request, body: string | BodyParts, opts: SendOptions = {}): Response {
   const status = opts.status ?? 200;
   const headers = new Headers({
     ...CORS_HEADERS,
@@ -42,13 +54,25 @@ export function send(req: Request, body: string, opts: SendOptions = {}): Respon
   const vary = opts.links ? linkVary() : null;
   if (vary) headers.append('Vary', vary);
   const cacheable = status === 200 && opts.cache && opts.cache !== 'no-store';
-  if (cacheable && validate(req, body, headers, opts.dated ?? false)) return new Response(null, { status: 304, headers });
-  return new Response(req.method === 'HEAD' ? null : body, { status, headers });
+  if (cacheable && validate(req, body, headers, opts.dated ?? false, opts.etag)) return new Response(null, { status: 304, headers });
+  const sent = req.method === 'HEAD' ? null : typeof body === 'string' ? body : partsStream(body);
+  return new Response(sent, { status, headers });
+}
+
+/** The parts one after the other, each handed on as it is (never copied, never transferred: they are reused). */
+function partsStream(parts: BodyParts): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (next < parts.length) controller.enqueue(parts[next++]);
+      else controller.close();
+    },
+  });
 }
 
 /** Sets the validators of a cacheable 200; true when the request already holds this answer. */
-export function validate(req: Request, body: string, headers: Headers, dated: boolean): boolean {
-  const etag = etagOf(body);
+export function validate(req: Request, body: string | BodyParts, headers: Headers, dated: boolean, known?: string): boolean {
+  const etag = known ?? etagOf(typeof body === 'string' ? body : Buffer.concat(body));
   headers.set('ETag', etag);
   const modified = dated ? lastModifiedOf(req.url, etag) : null;
   if (modified !== null) headers.set('Last-Modified', new Date(modified).toUTCString());
@@ -63,7 +87,7 @@ export function sendJson(req: Request, value: unknown, opts: SendOptions = {}): 
 export function sendResult<B extends object>(
   req: Request,
   result: B | Unavailable,
-  opts: SendOptions & { json?: (body: B) => string } = {},
+  opts: SendOptions & { json?: (body: B) => string | BodyParts } = {},
 ): Response {
   if (isUnavailable(result)) return sendJson(req, result, { status: 503 });
   return send(req, opts.json ? opts.json(result) : JSON.stringify(result), { dated: true, ...opts });

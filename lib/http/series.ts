@@ -1,16 +1,18 @@
 import type { z } from 'zod';
 import { chartState, getChart } from '../series/chart';
 import { isIntradayInterval } from '../reference/instruments';
-import { CSV_TABLES } from './csv';
-import { getHistoryFor, historyState } from '../series/history';
+import { CSV_TABLES, toCsv } from './csv';
+import { etagOf } from './conditional.mjs';
+import { getHistoryFor, historyJson, historyJsonParts, historyState } from '../series/history';
 import { getIntraday, intradayState } from '../series/intraday';
 import { ChartQuery } from '../schemas/chart';
-import { HistoryQuery } from '../schemas/history';
+import { HistoryQuery, type History, type HistoryPoint } from '../schemas/history';
 import { IntradayQuery } from '../schemas/intraday';
 import { refusal } from '../schemas/query-fields';
+import { isUnavailable } from '../sources/unavailable';
 import { ApiError } from '../core/errors';
 import { parseQuery } from './query';
-import { sendSeries } from './respond';
+import { sendResult, sendSeries, type BodyParts } from './respond';
 import { restRoute } from './route';
 
 // The series endpoints answer JSON, or CSV with `format=csv`, on their own path (`/api/v1/history`),
@@ -42,9 +44,45 @@ export function historyRoute(as: SeriesPath) {
       const query = parseSeriesQuery(HistoryQuery, url, as);
       // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
       const csv = query.series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
-      return sendSeries(req, await getHistoryFor(query), { cache: 'history', csv: query.format === 'csv' ? csv : undefined });
+      const result = await getHistoryFor(query);
+      if (isUnavailable(result)) return sendResult(req, result);
+      // JSON as parts, the points' bytes reused (lib/series/history.ts); errors stay JSON either way.
+      if (query.format !== 'csv') {
+        return sendResult(req, result, { cache: 'history', json: historyBody, etag: historyTag(result, 'json', () => historyJson(result)) });
+      }
+      return sendSeries(req, result, { cache: 'history', csv, etag: historyTag(result, 'csv', () => toCsv(csv, result)) });
     },
   });
+}
+
+/** Per series (its points list), the points' JSON encoded once. */
+const pointsBytes = new WeakMap<readonly HistoryPoint[], Uint8Array>();
+
+/** A history answer as encoded parts: a whole series' points are the same bytes for every answer until it changes. */
+function historyBody(body: History): string | BodyParts {
+  if (body.points.length < 2) return JSON.stringify(body);
+  const [head, points, tail] = historyJsonParts(body);
+  let bytes = pointsBytes.get(body.points);
+  if (!bytes) pointsBytes.set(body.points, (bytes = Buffer.from(points)));
+  return [Buffer.from(head), bytes, Buffer.from(tail)];
+}
+
+/**
+ * The ETag of a whole history answer (etagOf of the body, lib/http/conditional.mjs), made once per series and
+ * freshness instead of hashing a ten-year body on every request: besides its time of answer (`updated_at`,
+ * `age_seconds`), which the tag leaves out, all an answer holds is fixed by its points list (one per fetch or
+ * version, with its statistics) and its data_state. A one-point answer (`date=`) is small enough to hash each time.
+ */
+const tags = new WeakMap<readonly HistoryPoint[], Map<string, string>>();
+function historyTag(body: History, format: 'json' | 'csv', text: () => string): string | undefined {
+  if (body.points.length < 2) return undefined;
+  let held = tags.get(body.points);
+  if (!held) tags.set(body.points, (held = new Map()));
+  const { status, as_of, source } = body.data_state;
+  const key = `${format}|${status}|${as_of}|${source}`;
+  let tag = held.get(key);
+  if (tag === undefined) held.set(key, (tag = etagOf(text())));
+  return tag;
 }
 
 export function intradayRoute(as: SeriesPath) {

@@ -27,6 +27,13 @@ type Schema = {
   readonly '~standard': { validate: (value: unknown) => { readonly issues?: ReadonlyArray<{ readonly path?: ReadonlyArray<PathSegment> }> } };
 };
 
+/** The MCP Apps views' methods (lib/mcp/views.ts), the same in both eras. */
+const RESOURCES: Record<string, Schema> = {
+  'resources/list': specTypeSchemas.ListResourcesRequest,
+  'resources/templates/list': specTypeSchemas.ListResourceTemplatesRequest,
+  'resources/read': specTypeSchemas.ReadResourceRequest,
+};
+
 /**
  * The methods this server answers in each protocol era, each with the SDK's schema of its request.
  * A method of the other era is the SDK's to refuse (-32601; on 2026-07-28 with HTTP 404).
@@ -37,12 +44,14 @@ const SCHEMAS: Record<Era, Record<string, Schema>> = {
     ping: specTypeSchemas.PingRequest,
     'tools/list': specTypeSchemas.ListToolsRequest,
     'tools/call': specTypeSchemas.CallToolRequest,
+    ...RESOURCES,
   },
   modern: {
     'server/discover': specTypeSchemas.DiscoverRequest,
     'tools/list': specTypeSchemas.ListToolsRequest,
     'tools/call': specTypeSchemas.CallToolRequest,
     'subscriptions/listen': specTypeSchemas.SubscriptionsListenRequest,
+    ...RESOURCES,
   },
 };
 
@@ -113,6 +122,7 @@ const EXPECTED: Record<string, string> = {
   'params.name': 'the name of a tool (a string)',
   'params.arguments': "an object of the tool's arguments",
   'params.cursor': 'a string',
+  'params.uri': 'a resource URI (a string such as "ui://gold/price")',
   'params._meta': 'an object',
 };
 

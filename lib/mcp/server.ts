@@ -1,3 +1,4 @@
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { VERSION } from '../core/version';
@@ -7,6 +8,7 @@ import { getCentralBankReserves } from './tools/get-central-bank-reserves';
 import { getGoldHistory } from './tools/get-gold-history';
 import { getGoldIntraday } from './tools/get-gold-intraday';
 import { getGoldPrice } from './tools/get-gold-price';
+import { registerViews, viewUri, type ViewDocuments } from './views';
 
 // A fresh MCP server per request, whichever protocol era the request speaks (the route picks the
 // transport). Every tool is a thin adapter over the same lib/ function its REST endpoint calls.
@@ -24,34 +26,45 @@ Every result carries data_state: "fresh" (live or within its cache time), "stale
 Use get_gold_price for the current price in any currency and unit, get_gold_intraday for the recorded 2-minute series (up to 48 h), get_gold_history for daily closes and returns (up to 5 years), compare_gold_to_asset to compare gold with another market, and get_central_bank_reserves for official holdings by country.`;
 
 /**
- * How long a 2026-07-28 client may keep the tool list and the discovery result (`ttlMs`, `cacheScope`):
- * they change only with a redeploy and are the same for every client.
+ * How long a 2026-07-28 client may keep the tool list, the discovery result and the views
+ * (`ttlMs`, `cacheScope`): they change only with a redeploy and are the same for every client.
  */
 export const LIST_CACHE: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
 
-export function createGoldServer(ctx: ToolContext): McpServer {
+/**
+ * `views`: the MCP Apps views' documents (widgets/views/), served as resources and named by the
+ * tools that have one; without them the server offers its tools alone, text and structuredContent.
+ */
+export function createGoldServer(ctx: ToolContext, views?: ViewDocuments): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Gold market data' },
     {
       instructions: INSTRUCTIONS,
-      // The tool list changes only with a redeploy, which a stateless endpoint cannot announce.
-      capabilities: { tools: { listChanged: false } },
-      cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
+      // The tool and resource lists change only with a redeploy, which a stateless endpoint cannot announce.
+      capabilities: views ? { tools: { listChanged: false }, resources: { listChanged: false } } : { tools: { listChanged: false } },
+      cacheHints: {
+        'tools/list': LIST_CACHE,
+        'server/discover': LIST_CACHE,
+        'resources/list': LIST_CACHE,
+        'resources/templates/list': LIST_CACHE,
+        'resources/read': LIST_CACHE,
+      },
     },
   );
   for (const t of TOOLS) {
-    server.registerTool(
-      t.name,
-      {
-        title: t.title,
-        description: t.description,
-        inputSchema: listedInput(t.input),
-        outputSchema: listedOutput(t.output),
-        annotations: { title: t.title, ...ANNOTATIONS },
-      },
-      (raw) => answer(() => t.run(args(t.input, raw), ctx)),
-    );
+    const config = {
+      title: t.title,
+      description: t.description,
+      inputSchema: listedInput(t.input),
+      outputSchema: listedOutput(t.output),
+      annotations: { title: t.title, ...ANNOTATIONS },
+    };
+    const run = (raw: unknown) => answer(() => t.run(args(t.input, raw), ctx));
+    // The extension's helper names the view both ways: `_meta.ui.resourceUri` and the flat `_meta["ui/resourceUri"]` older hosts read.
+    if (views && t.view) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: viewUri(t.view) } } }, run);
+    else server.registerTool(t.name, config, run);
   }
+  if (views) registerViews(server, views);
   return server;
 }
 
@@ -65,8 +78,8 @@ export interface ArgDoc {
   default: unknown;
 }
 
-/** The tools as the docs describe them, read from the registered definitions. */
-export function toolDocs(): { name: string; title: string; description: string; args: ArgDoc[] }[] {
+/** The tools as the docs describe them, read from the registered definitions; `view`: the `ui://` view a host draws the result in, or null. */
+export function toolDocs(): { name: string; title: string; description: string; args: ArgDoc[]; view: string | null }[] {
   return TOOLS.map((t) => {
     const schema = z.toJSONSchema(t.input, { io: 'input' }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
     const args = Object.entries(schema.properties ?? {}).map(([name, p]) => ({
@@ -76,6 +89,6 @@ export function toolDocs(): { name: string; title: string; description: string; 
       values: Array.isArray(p.enum) ? p.enum.map(String) : null,
       default: p.default ?? null,
     }));
-    return { name: t.name, title: t.title, description: t.description, args };
+    return { name: t.name, title: t.title, description: t.description, args, view: t.view ? viewUri(t.view) : null };
   });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../core/errors';
 import { DataState, Timestamp } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../sources/unavailable';
+import type { ViewName } from './views';
 
 // A tool is data: its name, words, input and output schemas and a body that calls the same lib/
 // function as its REST endpoint. The server registers every tool from this shape, and the docs
@@ -32,6 +33,8 @@ export interface Tool<I extends z.ZodObject = z.ZodObject> {
   description: string;
   input: I;
   output: z.ZodObject;
+  /** The MCP Apps view a host that renders them draws the result in (lib/mcp/views.ts); none: text only. */
+  view?: ViewName;
   run: (args: z.output<I>, ctx: ToolContext) => Promise<ToolAnswer | Unavailable>;
 }
 

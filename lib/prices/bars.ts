@@ -131,8 +131,3 @@ export function retentionStart(date: string): string {
 export function closeFx(date: string): Promise<CloseFx | null> {
   return getStore().get<CloseFx>(FX_KEY(date));
 }
-
-/** Every bar of a metal within the retention, oldest first. */
-export function allBars(metal: MetalId, today: string): Promise<DailyBar[]> {
-  return getStore().bars(BAR_SERIES[metal].series, retentionStart(today), '9999-12-31');
-}

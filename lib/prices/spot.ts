@@ -33,13 +33,20 @@ type OtherSources = Pick<Spot, (typeof OTHER_METALS)[number]['sourceField']>;
 const SERVICE = 'Gold market data service: free, keyless, honest about freshness';
 
 /** The FX table in use and its group state: live, last live (stale), or the bundled snapshot. */
-function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: DataState; source: string } {
+export function fxInUse(r: Reading<FxTable>, now: number): { table: FxTable; state: DataState; source: string } {
   if (r.value) return { table: r.value, state: toDataState(r, now), source: FX_API_NAME };
   return {
     table: FX_FALLBACK.table,
     state: toDataState({ status: 'stale', asOf: FX_FALLBACK.asOf, source: 'snapshot' }, now),
     source: FX_FALLBACK.label,
   };
+}
+
+/** The documented 400 unless `code` (upper case; `asked` as the client wrote it) is in the FX table in use. */
+export function checkCurrency(code: string, asked: string | undefined, table: FxTable): void {
+  if (!/^[A-Z]{3}$/.test(code) || !(code in table)) {
+    throw new ApiError(400, `Unsupported currency: ${asked}`, { supported: Object.keys(table).sort() });
+  }
 }
 
 /** The spot resource for a parsed query; an unsupported currency is the documented 400. */
@@ -57,9 +64,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   const goldServed = served.gold;
   const gold = goldServed.reading;
 
-  if (!/^[A-Z]{3}$/.test(q.currency) || !(q.currency in fx.table)) {
-    throw new ApiError(400, `Unsupported currency: ${query.currency}`, { supported: Object.keys(fx.table).sort() });
-  }
+  checkCurrency(q.currency, query.currency, fx.table);
   if (gold.value === null) {
     return unavailable(
       'Gold price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.',

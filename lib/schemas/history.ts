@@ -1,9 +1,37 @@
 import { z } from 'zod';
 import { components } from './components';
 import { DataState, Timestamp } from './common';
-import { FORMATS, oneOf } from './query-fields';
+import { FORMATS, oneOf, refusal } from './query-fields';
+import { INTRADAY_SYMBOLS, listed, METALS, type IntradaySymbol, type MetalSymbol } from '../reference/metals';
 
 export const HISTORY_SERIES = ['futures', 'spot'] as const;
+
+/** The metals with a daily spot series (`symbol`), named as the intraday series names them. */
+export const HISTORY_SYMBOLS = INTRADAY_SYMBOLS;
+/** The futures series is COMEX gold alone. */
+export const FUTURES_SYMBOL = 'xau' satisfies IntradaySymbol;
+/** `symbol` in a history body: the metal against USD, `XAUUSD` for the futures series. */
+type Pair = `${MetalSymbol}USD`;
+export const HISTORY_PAIRS = METALS.map((m) => `${m.symbol}USD` as Pair) as unknown as readonly [Pair, ...Pair[]];
+
+const PAIRS_DESCRIPTION = `The metal against USD: \`XAUUSD\` for the futures series (COMEX gold) and gold's spot series; ${listed(
+  METALS.filter((m) => m.intraday !== FUTURES_SYMBOL).map((m) => `\`${m.symbol}USD\` ${m.name.toLowerCase()}`),
+)} for their spot series`;
+
+/**
+ * Another metal than gold with the futures series is refused, naming the one valid value and where the metal is
+ * served, rather than answered with gold's futures under another name. REST and the MCP tool both apply it.
+ */
+export function futuresIsGold(query: { series?: string; symbol?: string }, ctx: z.RefinementCtx): void {
+  if ((query.series ?? 'futures') !== 'futures' || query.symbol === undefined || query.symbol === FUTURES_SYMBOL) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['symbol'],
+    input: query.symbol,
+    params: { valid: [FUTURES_SYMBOL] },
+    message: `${refusal('symbol', query.symbol, FUTURES_SYMBOL)} with series=futures, which is COMEX gold; ${listed(HISTORY_SYMBOLS.filter((s) => s !== FUTURES_SYMBOL))} have a daily series with series=spot`,
+  });
+}
 
 /** A calendar date, YYYY-MM-DD; anything else is the 400 `{error, valid}`. */
 export const IsoDate = z
@@ -16,26 +44,33 @@ export const IsoDate = z
     },
   );
 
-export const HistoryQuery = z.object({
-  series: oneOf('series', HISTORY_SERIES).default('futures').meta({
-    description:
-      '`futures` (default): COMEX gold futures GC=F, 5 years. `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported)',
-  }),
-  date: IsoDate.optional().meta({
-    // No example value: the docs' curl samples use every example, and a fixed date leaves a 5-year series in time.
-    description: 'Only the point dated that day, YYYY-MM-DD (statistics unchanged); 404 when the series has none',
-  }),
-  format: oneOf('format', FORMATS)
-    .default('json')
-    .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin,final,n` (spot), one row per trading day' }),
-});
+export const HistoryQuery = z
+  .object({
+    series: oneOf('series', HISTORY_SERIES).default('futures').meta({
+      description:
+        '`futures` (default): COMEX gold futures GC=F, 5 years. `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported)',
+    }),
+    symbol: oneOf('symbol', HISTORY_SYMBOLS)
+      .default(FUTURES_SYMBOL)
+      .meta({
+        description: `The metal of the spot series: ${METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`).join(', ')} (default \`${FUTURES_SYMBOL}\`). The futures series is gold alone: with \`series=futures\` any other value is a 400`,
+      }),
+    date: IsoDate.optional().meta({
+      // No example value: the docs' curl samples use every example, and a fixed date leaves a 5-year series in time.
+      description: 'Only the point dated that day, YYYY-MM-DD (statistics unchanged); 404 when the series has none',
+    }),
+    format: oneOf('format', FORMATS)
+      .default('json')
+      .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin,final,n` (spot), one row per trading day' }),
+  })
+  .superRefine(futuresIsGold);
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 const Range = z.object({ low: z.number().nullable(), high: z.number().nullable() });
 
 export const History = z
   .object({
-    symbol: z.literal('XAUUSD'),
+    symbol: z.enum(HISTORY_PAIRS).meta({ description: PAIRS_DESCRIPTION }),
     interval: z.literal('daily'),
     source: z.string().meta({
       description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
@@ -74,7 +109,7 @@ export const History = z
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ description: 'Daily gold history with 52-week, range and return statistics' })
+  .meta({ description: 'Daily history of a metal (gold alone for the futures series) with 52-week, range and return statistics' })
   .register(components, { id: 'History' });
 export type History = z.infer<typeof History>;
 export type HistoryPoint = History['points'][number];

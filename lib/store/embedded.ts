@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fold } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth } from './types';
+import { StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // SQLite in WAL mode, through Node's own `node:sqlite` (no native addon to build or match to the
 // runtime): every write is a transaction, so a crash never leaves a half-written value, and several
@@ -51,6 +51,7 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
       CREATE TABLE IF NOT EXISTS bars (series TEXT NOT NULL, d TEXT NOT NULL, o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL,
         c REAL NOT NULL, n INTEGER NOT NULL, origin TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,
         PRIMARY KEY (series, d)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
     `);
   } catch (err) {
@@ -140,12 +141,27 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     bar: db.prepare('SELECT d, o, h, l, c, n, origin, t0, t1 FROM bars WHERE series = ? AND d = ?'),
     putBar: db.prepare('INSERT OR REPLACE INTO bars (series, d, o, h, l, c, n, origin, t0, t1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
     bars: db.prepare('SELECT d, o, h, l, c, n, origin, t0, t1 FROM bars WHERE series = ? AND d >= ? AND d <= ? ORDER BY d DESC LIMIT ?'),
+    allBars: db.prepare('SELECT d, o, h, l, c, n, origin, t0, t1 FROM bars WHERE series = ? ORDER BY d'),
     trimBars: db.prepare('DELETE FROM bars WHERE series = ? AND d < ?'),
+    // A version moves to the later of now and one past itself (lib/store/types.ts, BarsVersion).
+    version: db.prepare('SELECT version, epoch FROM bar_versions WHERE series = ?'),
+    bumpVersion: db.prepare(
+      `INSERT INTO bar_versions (series, version, epoch) VALUES (?, ?, 0)
+       ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1)`,
+    ),
+    bumpEpoch: db.prepare(
+      `INSERT INTO bar_versions (series, version, epoch) VALUES (?, ?, ?)
+       ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1), epoch = max(excluded.epoch, bar_versions.epoch + 1)`,
+    ),
     sweep: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
   };
   const barAt = (series: string, d: string) => (q.bar.get(series, d) as DailyBar | undefined) ?? null;
   const putBar = (series: string, b: DailyBar) => q.putBar.run(series, b.d, b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1);
   const value = (key: string) => (q.get.get(key, now()) as { value: string } | undefined)?.value;
+  const versionOf = (series: string): BarsVersion => {
+    const row = q.version.get(series) as BarsVersion | undefined;
+    return { version: Number(row?.version ?? 0), epoch: Number(row?.epoch ?? 0) };
+  };
 
   // Read-modify-write runs in one IMMEDIATE transaction, so two processes on one file never interleave.
   const immediate = <R>(fn: () => R): R => {
@@ -162,6 +178,16 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
         /* no transaction left */
       }
       throw err;
+    }
+  };
+
+  // Reads that must agree with each other (a version and its bars) see one snapshot of the file.
+  const snapshot = <R>(fn: () => R): R => {
+    db.exec('BEGIN');
+    try {
+      return fn();
+    } finally {
+      db.exec('COMMIT');
     }
   };
 
@@ -269,7 +295,10 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
         immediate(() => {
           const before = barAt(series, date);
           const after = fold(before, date, t, price);
-          if (after !== before) putBar(series, after);
+          if (after !== before) {
+            putBar(series, after);
+            q.bumpVersion.run(series, now());
+          }
           return after;
         }),
       );
@@ -283,6 +312,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
             if (barAt(series, bar.d)?.origin === 'recorded') kept.push(bar.d);
             else putBar(series, { ...bar, origin: 'imported' });
           }
+          if (bars.length > kept.length) q.bumpEpoch.run(series, now(), now());
           return { written: bars.length - kept.length, kept };
         }),
       );
@@ -291,8 +321,26 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const rows = guard('bars', () => q.bars.all(series, from, to, last ?? -1) as unknown as DailyBar[]);
       return rows.map((r) => ({ ...r })).reverse();
     },
+    async allBars(series) {
+      return guard('allBars', () =>
+        snapshot(() => {
+          const at = versionOf(series);
+          const rows = q.allBars.all(series) as unknown as DailyBar[];
+          return { at, bars: rows.map((r) => ({ ...r })) };
+        }),
+      );
+    },
+    async barsVersion(series) {
+      return guard('barsVersion', () => versionOf(series));
+    },
     async trimBars(series, before) {
-      return guard('trimBars', () => Number(q.trimBars.run(series, before).changes));
+      return guard('trimBars', () =>
+        immediate(() => {
+          const gone = Number(q.trimBars.run(series, before).changes);
+          if (gone) q.bumpEpoch.run(series, now(), now());
+          return gone;
+        }),
+      );
     },
     async close() {
       fallback.clear();
@@ -344,6 +392,12 @@ class MemoryOnlyStore implements Store {
   }
   async bars(): Promise<DailyBar[]> {
     return this.down('bars');
+  }
+  async allBars(): Promise<{ at: BarsVersion; bars: DailyBar[] }> {
+    return this.down('allBars');
+  }
+  async barsVersion(): Promise<BarsVersion> {
+    return this.down('barsVersion');
   }
   async trimBars(): Promise<number> {
     return this.down('trimBars');

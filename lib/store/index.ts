@@ -3,7 +3,7 @@ import { openEmbeddedStore } from './embedded';
 import { openKvStore } from './kv';
 import { StoreDownError, type Store } from './types';
 
-export type { DailyBar, Point, Store, StoreHealth } from './types';
+export type { BarsVersion, DailyBar, Point, Store, StoreHealth } from './types';
 export { StoreDownError } from './types';
 
 // One store per process, opened on first use: Vercel KV / Upstash Redis when KV_REST_API_URL and

@@ -1,14 +1,17 @@
 import { Redis } from '@upstash/redis';
 import { dayNumber } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type DailyBar, type Point, type Store, type StoreHealth } from './types';
+import { StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // The distributed store: Vercel KV / Upstash Redis over its REST protocol, shared by every
 // instance. Values are JSON strings; claims are SET NX EX; counters INCR and set their expiry in
 // the same Lua script; a series is a sorted set scored by t whose members are "t:p". Daily bars of a
 // series are a hash (date → "o,h,l,c,n,origin,t0,t1", numbers as JavaScript wrote them) beside a sorted
 // set of their dates scored by day number, and every change to them is one Lua script, so two instances
-// folding into one bar at once never lose an update.
+// folding into one bar at once never lose an update. The same script moves the series' version (a small
+// hash, fields v and e: lib/store/types.ts, BarsVersion). The whole series is one HGETALL of the hash,
+// with the version in the same MULTI: one round trip, no per-bar work. (Deployments from before versions
+// hold their bars in this same hash and index: nothing to migrate; a series never versioned reads as 0.)
 //
 // KV trouble never takes the service down. Every call is bounded by a short timeout (the client's
 // own retries are off). The first failure marks the store degraded and is logged once; from then
@@ -56,8 +59,15 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 return 1`;
 
-/** lib/store/fold.ts in Lua: KEYS bars hash, date index; ARGV date, t (ms), price, day number. */
-const FOLD_BAR = `
+/** Moves a version field to the later of now (ms) and one past its value `held`; KEYS[3] is the series' version hash. */
+const BUMP = `
+local function bump(field, held, now)
+  redis.call('HSET', KEYS[3], field, string.format('%.0f', math.max(now, (tonumber(held) or 0) + 1)))
+end`;
+
+/** lib/store/fold.ts in Lua: KEYS bars hash, date index, version hash; ARGV date, t (ms), price, day number, now (ms). */
+const FOLD_BAR = `${BUMP}
+local held = redis.call('HGET', KEYS[3], 'v')
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 local t, p = tonumber(ARGV[2]), tonumber(ARGV[3])
 local bar = ARGV[3] .. ',' .. ARGV[3] .. ',' .. ARGV[3] .. ',' .. ARGV[3] .. ',1,recorded,' .. ARGV[2] .. ',' .. ARGV[2]
@@ -76,23 +86,29 @@ if raw then
 end
 redis.call('HSET', KEYS[1], ARGV[1], bar)
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+bump('v', held, tonumber(ARGV[5]))
 return bar`;
 
 /**
- * An operator's imported bars in one script, ARGV date, encoded bar, day number for each; a date holding a
- * recorded bar keeps it. Returns the dates kept. Redis does not undo a script's writes when it fails, so every
- * read (which also fails on a key of the wrong type) comes before the first write.
+ * An operator's imported bars in one script, ARGV now (ms), then date, encoded bar, day number for each; a date
+ * holding a recorded bar keeps it. Returns the dates kept. Redis does not undo a script's writes when it fails, so
+ * every read (which also fails on a key of the wrong type) comes before the first write.
  */
-const IMPORT_BARS = `
+const IMPORT_BARS = `${BUMP}
 redis.call('ZCARD', KEYS[2])
+local v = redis.call('HMGET', KEYS[3], 'v', 'e')
 local kept, put = {}, {}
-for i = 1, #ARGV, 3 do
+for i = 2, #ARGV, 3 do
   local raw = redis.call('HGET', KEYS[1], ARGV[i])
   if raw and string.find(raw, ',recorded,', 1, true) then kept[#kept + 1] = ARGV[i] else put[#put + 1] = i end
 end
 for _, i in ipairs(put) do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
+end
+if #put > 0 then
+  bump('v', v[1], tonumber(ARGV[1]))
+  bump('e', v[2], tonumber(ARGV[1]))
 end
 return kept`;
 
@@ -111,11 +127,15 @@ for _, d in ipairs(dates) do
 end
 return out`;
 
-/** Removes the bars dated before day number ARGV[1]; returns how many went. */
-const TRIM_BARS = `
+/** Removes the bars dated before day number ARGV[1]; returns how many went. ARGV[2] now (ms). */
+const TRIM_BARS = `${BUMP}
+local v = redis.call('HMGET', KEYS[3], 'v', 'e')
 local dates = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+if #dates == 0 then return 0 end
 for _, d in ipairs(dates) do redis.call('HDEL', KEYS[1], d) end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+bump('v', v[1], tonumber(ARGV[2]))
+bump('e', v[2], tonumber(ARGV[2]))
 return #dates`;
 
 const encodeBar = (b: DailyBar) => [b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1].join(',');
@@ -123,6 +143,11 @@ function decodeBar(d: string, raw: string): DailyBar {
   const [o, h, l, c, n, origin, t0, t1] = raw.split(',');
   return { d, o: +o, h: +h, l: +l, c: +c, n: +n, origin: origin === 'recorded' ? 'recorded' : 'imported', t0: +t0, t1: +t1 };
 }
+/** HMGET v e as Redis answers it (absent fields null). */
+const decodeVersion = (raw: unknown): BarsVersion => {
+  const [v, e] = (Array.isArray(raw) ? raw : []) as (string | null)[];
+  return { version: Number(v ?? 0), epoch: Number(e ?? 0) };
+};
 
 export function openKvStore(opts: KvOptions): Store {
   return new KvStore(opts);
@@ -242,19 +267,20 @@ class KvStore implements Store {
     return Number(await this.call('trim', () => this.client.zremrangebyscore(this.seriesKey(series), '-inf', `(${before}`)));
   }
 
+  /** A series' bars hash, its date index, its version hash. */
   private barKeys(series: string) {
-    return [`${this.opts.prefix}b:${series}`, `${this.opts.prefix}bi:${series}`];
+    return [`${this.opts.prefix}b:${series}`, `${this.opts.prefix}bi:${series}`, `${this.opts.prefix}bv:${series}`];
   }
 
   async foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar> {
-    const args = [date, String(Math.trunc(t)), String(price), String(dayNumber(date))];
+    const args = [date, String(Math.trunc(t)), String(price), String(dayNumber(date)), String(Date.now())];
     const raw = await this.call('foldBar', () => this.client.eval<string[], string>(FOLD_BAR, this.barKeys(series), args));
     return decodeBar(date, String(raw));
   }
 
   async importBars(series: string, bars: DailyBar[]): Promise<{ written: number; kept: string[] }> {
     // One EVAL for the whole file (10 years of sessions is about 2,600 bars, some 200 kB).
-    const args = bars.flatMap((b) => [b.d, encodeBar({ ...b, origin: 'imported' }), String(dayNumber(b.d))]);
+    const args = [String(Date.now()), ...bars.flatMap((b) => [b.d, encodeBar({ ...b, origin: 'imported' }), String(dayNumber(b.d))])];
     const kept = await this.call('importBars', () => this.client.eval<string[], string[]>(IMPORT_BARS, this.barKeys(series), args));
     return { written: bars.length - kept.length, kept: kept.map(String) };
   }
@@ -267,8 +293,22 @@ class KvStore implements Store {
     return last ? out.reverse() : out;
   }
 
+  async allBars(series: string): Promise<{ at: BarsVersion; bars: DailyBar[] }> {
+    const [hash, , version] = this.barKeys(series);
+    // One MULTI: the version and the bars it stands for, read together.
+    const [v, flat] = await this.call('allBars', () => this.client.multi().hmget(version, 'v', 'e').hgetall(hash).exec<[unknown, unknown]>());
+    const pairs = (Array.isArray(flat) ? flat : []) as string[];
+    const bars: DailyBar[] = [];
+    for (let i = 0; i + 1 < pairs.length; i += 2) bars.push(decodeBar(String(pairs[i]), String(pairs[i + 1])));
+    return { at: decodeVersion(v), bars: bars.sort((a, b) => (a.d < b.d ? -1 : a.d > b.d ? 1 : 0)) };
+  }
+
+  async barsVersion(series: string): Promise<BarsVersion> {
+    return decodeVersion(await this.call('barsVersion', () => this.client.hmget(this.barKeys(series)[2], 'v', 'e')));
+  }
+
   async trimBars(series: string, before: string): Promise<number> {
-    const args = [String(dayNumber(before))];
+    const args = [String(dayNumber(before)), String(Date.now())];
     return Number(await this.call('trimBars', () => this.client.eval<string[], number>(TRIM_BARS, this.barKeys(series), args)));
   }
 

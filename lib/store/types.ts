@@ -24,6 +24,18 @@ export interface DailyBar {
   t1: number;
 }
 
+/**
+ * Where the bars of a series stand (decisions §23), so an instance holding them knows when to read again:
+ * `version` moves with every write that changed a bar (a fold, an import, a trim), `epoch` only with the writes
+ * that may change any bar (an import, a trim; a fold changes only its session's bar). Each moves to the
+ * later of the current time (ms) and one past its value, so a store emptied and written again never repeats
+ * a version an instance holds. 0 when the series was never written under versions.
+ */
+export interface BarsVersion {
+  version: number;
+  epoch: number;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'kv';
   /** JSON value under `key`, or null when absent or expired. */
@@ -49,17 +61,23 @@ export interface Store {
    * Folds one fresh served price (USD/oz, observed at `t` ms) into the bar of session `date`, atomically:
    * a new bar when there is none (or only an imported one), else the extremes widen, `n` counts it, the open
    * and close follow the earliest and latest observation. The observation behind the bar's close again
-   * (another instance folding the same reading) changes nothing. Returns the bar as stored.
+   * (another instance folding the same reading) changes nothing. A change moves the series' `version` in the
+   * same atomic step. Returns the bar as stored.
    */
   foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar>;
   /**
    * Writes an operator's imported bars, all or none (one transaction, one script): a date holding a recorded
    * bar keeps it and is named in `kept`; any other date takes the imported bar. A failure leaves nothing written.
+   * Writing any bar moves the series' `version` and `epoch` with it.
    */
   importBars(series: string, bars: DailyBar[]): Promise<{ written: number; kept: string[] }>;
   /** Bars dated `from <= d <= to`, oldest first; with `last`, only the newest `last` of them. */
   bars(series: string, from: string, to: string, last?: number): Promise<DailyBar[]>;
-  /** Removes bars dated before `before`; returns how many went. */
+  /** Every bar of `series`, oldest first, and the version they are at: one read (one round trip in KV), no per-bar work in the store. */
+  allBars(series: string): Promise<{ at: BarsVersion; bars: DailyBar[] }>;
+  /** The version of `series` alone: a cheap read that moves no bar. */
+  barsVersion(series: string): Promise<BarsVersion>;
+  /** Removes bars dated before `before`; returns how many went (any moves the series' `version` and `epoch`). */
   trimBars(series: string, before: string): Promise<number>;
   /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */
   health?(): StoreHealth;

@@ -1,14 +1,16 @@
 import type { PageConfig } from 'next';
 import { browserCache, CACHE_SECONDS, sharedCache } from '@/lib/http/cache';
-import { OPERATIONS, openApiDocument, type Operation } from '@/lib/docs/openapi';
+import { OPERATIONS, openApiDocument, STREAM_OPERATION, type Operation } from '@/lib/docs/openapi';
 import { Code } from '@/site/code';
 import { PageHead } from '@/site/layout';
 import { originProps, type OriginProps } from '@/site/page-props';
+import { streamCurl, streamEventSource } from '@/site/stream-snippets';
 
 // Generated from the OpenAPI document, so the reference cannot drift from the API.
 
 interface Param {
   name: string;
+  in?: string;
   required: boolean;
   description?: string;
   schema: { type?: string; enum?: string[]; const?: string; default?: unknown; minimum?: number; maximum?: number };
@@ -48,6 +50,94 @@ function shorten(value: unknown): unknown {
   return value;
 }
 
+function Params({ params }: { params: Param[] }) {
+  if (params.length === 0) return <p className="muted">No parameters.</p>;
+  return (
+    <>
+      <h3>Query parameters</h3>
+      <table>
+        <thead>
+          <tr>
+            <th>name</th>
+            <th>values</th>
+            <th>default</th>
+            <th>description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {params.map((p) => (
+            <tr key={p.name}>
+              <td>
+                <code>{p.name}</code>
+                {p.required ? ' (required)' : ''}
+              </td>
+              <td>
+                <code>{typeOf(p)}</code>
+              </td>
+              <td>{p.schema.default !== undefined ? <code>{String(p.schema.default)}</code> : '—'}</td>
+              <td>{p.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function Responses({ responses }: { responses: Record<string, { description: string }> }) {
+  return (
+    <>
+      <h3>Responses</h3>
+      <table>
+        <thead>
+          <tr>
+            <th>status</th>
+            <th>when</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(responses).map(([status, r]) => (
+            <tr key={status}>
+              <td>
+                <code>{status}</code>
+              </td>
+              <td>{r.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** GET /api/v1/stream: pushed, not answered, so its own section (curl -N and EventSource instead of fetch, no caching). */
+function StreamSection({ origin, get }: { origin: string; get: { parameters: Param[]; responses: Record<string, { description: string }> } }) {
+  const op = STREAM_OPERATION;
+  return (
+    <section className="endpoint" aria-labelledby={op.operationId}>
+      <h2 id={op.operationId}>
+        <span className="method">GET</span>
+        <code>{op.path}</code>
+      </h2>
+      <p>
+        <strong>{op.summary}.</strong> {op.description}
+      </p>
+      {/* Last-Event-ID, the one header, is EventSource's own business: the description says what it does. */}
+      <Params params={get.parameters.filter((p) => p.in === 'query')} />
+      <h3>Example</h3>
+      <Code title="curl: each event prints as it comes">{streamCurl(origin)}</Code>
+      <Code title="EventSource, in any page (CORS is open)">{streamEventSource(origin)}</Code>
+      <Code title="One price event's data (a real event of this service)">{JSON.stringify(shorten(op.ok.example), null, 2)}</Code>
+      <Responses responses={get.responses} />
+      <p className="muted">
+        On 200, <code>Content-Type: text/event-stream</code>, <code>Cache-Control: no-store, no-transform</code> and{' '}
+        <code>X-Accel-Buffering: no</code>: no cache, compression or proxy holds an event back. Widgets and the landing page follow it (
+        <a href="/docs/widgets">live=0 polls instead</a>).
+      </p>
+    </section>
+  );
+}
+
 export const config: PageConfig = { unstable_runtimeJS: false };
 export const getServerSideProps = originProps;
 
@@ -68,6 +158,9 @@ export default function ApiReference({ origin }: OriginProps) {
             <a href={`#${op.operationId}`}>{op.path}</a>
           </li>
         ))}
+        <li>
+          <a href={`#${STREAM_OPERATION.operationId}`}>{STREAM_OPERATION.path}</a> (pushed)
+        </li>
       </ul>
       {OPERATIONS.map((op) => {
         const get = doc.paths[op.path].get;
@@ -81,38 +174,7 @@ export default function ApiReference({ origin }: OriginProps) {
             <p>
               <strong>{op.summary}.</strong> {op.description}
             </p>
-            {get.parameters.length > 0 ? (
-              <>
-                <h3>Query parameters</h3>
-                <table>
-                  <thead>
-                    <tr>
-                      <th>name</th>
-                      <th>values</th>
-                      <th>default</th>
-                      <th>description</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {get.parameters.map((p) => (
-                      <tr key={p.name}>
-                        <td>
-                          <code>{p.name}</code>
-                          {p.required ? ' (required)' : ''}
-                        </td>
-                        <td>
-                          <code>{typeOf(p)}</code>
-                        </td>
-                        <td>{p.schema.default !== undefined ? <code>{String(p.schema.default)}</code> : '—'}</td>
-                        <td>{p.description}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </>
-            ) : (
-              <p className="muted">No parameters.</p>
-            )}
+            <Params params={get.parameters} />
             <h3>Example</h3>
             <Code title="curl">{`curl '${url}'`}</Code>
             <Code title="fetch">{`const ${op.csvOnly ? 'csv' : 'body'} = await (await fetch('${url}')).${op.csvOnly ? 'text' : 'json'}();`}</Code>
@@ -121,25 +183,7 @@ export default function ApiReference({ origin }: OriginProps) {
                 {typeof op.ok.example === 'string' ? op.ok.example : JSON.stringify(shorten(op.ok.example), null, 2)}
               </Code>
             ) : null}
-            <h3>Responses</h3>
-            <table>
-              <thead>
-                <tr>
-                  <th>status</th>
-                  <th>when</th>
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(get.responses).map(([status, r]) => (
-                  <tr key={status}>
-                    <td>
-                      <code>{status}</code>
-                    </td>
-                    <td>{r.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Responses responses={get.responses} />
             <p className="muted">
               On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>, with{' '}
               <code>ETag</code> and <code>Last-Modified</code>: send them back in <code>If-None-Match</code> (or <code>If-Modified-Since</code>) and
@@ -158,6 +202,7 @@ export default function ApiReference({ origin }: OriginProps) {
           </section>
         );
       })}
+      <StreamSection origin={origin} get={doc.paths[STREAM_OPERATION.path].get} />
     </>
   );
 }

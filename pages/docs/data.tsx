@@ -106,11 +106,11 @@ export default function DataDocs() {
       <p>
         The service keeps its own daily spot series. A trading session runs from one open to the next close at 17:00 New York time, and its date is
         the New York date on which it closes (Sunday 18:00 to Monday 17:00 is Monday&apos;s session). Every fresh spot price the service serves, from
-        the 2-minute samples and from requests between them, is folded into that session&apos;s bar for gold and for silver: the first price is the{' '}
-        <code>open</code>, the last the <code>close</code>, the extremes the <code>high</code> and <code>low</code>, with a <code>count</code> and the
-        FX table in force at the close. Each new reading of a source is folded once, whatever the number of requests that read it; stale prices and a
-        closed market fold nothing in. Bars are kept 10 years in the store that every instance shares, and two instances folding at the same moment
-        lose nothing.
+        the 2-minute samples and from requests between them, is folded into that session&apos;s bar of its metal (gold, silver, platinum, palladium):
+        the first price is the <code>open</code>, the last the <code>close</code>, the extremes the <code>high</code> and <code>low</code>, with a{' '}
+        <code>count</code> and the FX table in force at the close. Each new reading of a source is folded once, whatever the number of requests that
+        read it; stale prices and a closed market fold nothing in. Bars are kept 10 years in the store that every instance shares, and two instances
+        folding at the same moment lose nothing.
       </p>
       <p>
         Spot&apos;s <code>change</code> (and <code>silver_change</code>) compares the served price with <code>previous_close</code>, the close of the
@@ -131,7 +131,10 @@ export default function DataDocs() {
         <code>npm run import-daily -- --symbol xau FILE.csv</code> (a header naming <code>date</code> or <code>time</code>, <code>open</code>,{' '}
         <code>high</code>, <code>low</code> and <code>close</code> in any case and order, other columns ignored; a malformed row, a date after the
         current session or older than the 10 years kept refuses the file whole with its line number; the file is written whole or not at all, and a
-        bar the service recorded is never overwritten). The bars themselves are served by <code>/api/v1/history?series=spot</code>.
+        bar the service recorded is never overwritten). The bars themselves are served by <code>/api/v1/history?series=spot</code>, every metal&apos;s
+        with <code>symbol</code> (<code>xau</code> by default, <code>xag</code>, <code>xpt</code>, <code>xpd</code>). Each instance holds each
+        metal&apos;s series and reads it again only when a bar changes, which the store tells it through a version moved by every fold and import,
+        asked for at most once a second: an import or another instance&apos;s fold shows within a second.
       </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>

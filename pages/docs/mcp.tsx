@@ -7,6 +7,9 @@ import { originProps } from '@/site/page-props';
 
 export const config: PageConfig = { unstable_runtimeJS: false };
 
+/** Height of public/docs/mcp-apps.png (its width is 444), taken by tests/browser/mcp-apps.test.ts with UPDATE_SCREENSHOT=1. */
+const IMAGE_HEIGHT = 603;
+
 // The MCP server's modules are server code: what the page shows of them comes as props.
 export async function getServerSideProps(ctx: GetServerSidePropsContext) {
   const { origin } = (await originProps(ctx)).props;
@@ -31,7 +34,8 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
           <strong>2026-07-28</strong>, stateless: no <code>initialize</code>. Each request carries the protocol version, client capabilities and
           client info in <code>params._meta</code> and the <code>MCP-Protocol-Version</code>, <code>Mcp-Method</code> and <code>Mcp-Name</code>{' '}
           headers. <code>server/discover</code> lists the versions and capabilities served; <code>tools/list</code> and <code>server/discover</code>{' '}
-          may be cached for an hour by anyone (<code>ttlMs</code>, <code>cacheScope: public</code>), as the tools change only with a redeploy.
+          may be cached for an hour by anyone (<code>ttlMs</code>, <code>cacheScope: public</code>), as the tools change only with a redeploy; so may{' '}
+          <code>resources/list</code> and <code>resources/read</code>, the views below.
         </li>
         <li>
           <strong>2024-10-07 to 2025-11-25</strong>: any request without that <code>_meta</code>. <code>initialize</code> negotiates the version (the
@@ -68,6 +72,7 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
             <th>tool</th>
             <th>arguments</th>
             <th>what it returns</th>
+            <th>view</th>
           </tr>
         </thead>
         <tbody>
@@ -78,10 +83,41 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
               </td>
               <td>{t.args.length === 0 ? 'none' : t.args.map((a) => <Arg key={a.name} arg={a} />)}</td>
               <td>{t.description}</td>
+              <td>{t.view ? <code>{t.view}</code> : 'none'}</td>
             </tr>
           ))}
         </tbody>
       </table>
+
+      <h2 id="apps">What a host shows: the price and the chart in the answer</h2>
+      <p>
+        A host that renders MCP Apps (the <code>io.modelcontextprotocol/ui</code> extension, specification 2026-01-26: Claude, ChatGPT, VS Code
+        Copilot Chat, Goose, Codex) draws the result of four tools inside the conversation, as the widgets draw it: <code>get_gold_price</code> in{' '}
+        <code>ui://gold/price</code> (the price in the currency and unit asked, the change since the previous close with its sign and arrow, whether
+        the market is closed, how fresh the figure is) and <code>get_gold_history</code>, <code>get_gold_intraday</code> and{' '}
+        <code>compare_gold_to_asset</code> in <code>ui://gold/chart</code> (the series as a line with its high and low, the value under the pointer,
+        and buttons for another range, which ask the host to call the same tool again). Each view follows the host&apos;s light or dark theme and its
+        language (the widgets&apos; eleven), and says &quot;unavailable&quot; rather than show a number it was not given.
+      </p>
+      <p>
+        {/* A plain image: the site ships no framework runtime, and the picture is already at its size. */}
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img
+          src="/docs/mcp-apps.png"
+          width={444}
+          height={IMAGE_HEIGHT}
+          alt="The price view showing gold in US dollars per troy ounce with its change since the previous close, and below it the chart view with three months of daily closes, their high and low, and range buttons"
+          style={{ maxWidth: '100%', height: 'auto' }}
+        />
+      </p>
+      <p>
+        The views are resources (<code>resources/list</code>, <code>resources/read</code>, in both protocol eras) of mimeType{' '}
+        <code>text/html;profile=mcp-app</code>, each one HTML document with its script and style inline. A tool names its view in{' '}
+        <code>_meta.ui.resourceUri</code> (and the older flat <code>_meta[&quot;ui/resourceUri&quot;]</code>). A view loads nothing from any origin
+        and fetches nothing: it draws the result the host hands it, so it declares no <code>_meta.ui.csp</code> or <code>domain</code> and runs under
+        the host&apos;s default policy (<code>connect-src &apos;none&apos;</code>). A host without the extension sees the same text and{' '}
+        <code>structuredContent</code> as ever.
+      </p>
 
       <h2 id="states">Fresh, stale, unavailable</h2>
       <p>

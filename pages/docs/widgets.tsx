@@ -18,10 +18,10 @@ export default function WidgetsDocs({ origin }: OriginProps) {
       <h1>Embeddable widgets</h1>
       <p className="lead">
         A live gold, silver, platinum or palladium price, a chart or a converter on your page with one line. Widgets are small server-rendered pages
-        with their own tiny script (no framework runtime): the price is visible before any JavaScript runs, they refresh at the API&apos;s cache
-        cadence, and they show a stale badge or &ldquo;unavailable&rdquo; rather than a made-up number. The chart widget draws its line at once as a
-        light picture of the real points (high, low, first and last times); the interactive chart with its crosshair starts when a pointer or keyboard
-        focus comes to it.
+        with their own tiny script (no framework runtime): the price is visible before any JavaScript runs, each new price is pushed to them as the
+        service sees it (<a href="/docs/api#getStream">the price stream</a>), and they show a stale badge or &ldquo;unavailable&rdquo; rather than a
+        made-up number. The chart widget draws its line at once as a light picture of the real points (high, low, first and last times); the
+        interactive chart with its crosshair starts when a pointer or keyboard focus comes to it.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
@@ -32,9 +32,18 @@ export default function WidgetsDocs({ origin }: OriginProps) {
         Options: <code>currency</code> (ISO 4217), <code>unit</code> ({UNITS.join(', ')}), <code>theme</code> (light, dark, auto), <code>locale</code>{' '}
         (language, numbers and dates); price and converter: <code>metal</code> ({METALS.map((m) => m.id).join(', ')}; gold by default); price:{' '}
         <code>silver</code>, <code>ratio</code>; chart: <code>symbol</code>, <code>range</code>; converter: <code>amount</code>,{' '}
-        <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9; gold only). Unknown values fall back to
-        the defaults. The change beside the price is the shown metal&apos;s move since the previous session&apos;s close, from the daily spot bars
-        this service records (<a href="/docs/data#change">how</a>); it is left out until a previous close has been recorded.
+        <code>direction</code> (money-to-gold, gold-to-money), <code>karat</code> (24, 22, 21, 18, 14, 10, 9; gold only); all: <code>live</code> (
+        <code>0</code> polls instead of following the stream). Unknown values fall back to the defaults. The change beside the price is the shown
+        metal&apos;s move since the previous session&apos;s close, from the daily spot bars this service records (<a href="/docs/data#change">how</a>
+        ); it is left out until a previous close has been recorded.
+      </p>
+      <h2 id="live">Live updates</h2>
+      <p>
+        The price and converter widgets follow <code>GET /api/v1/stream</code>: a new price shows within a second or two of the service seeing it,
+        with no polling and no upstream call per reader. The chart&apos;s 1D line of gold and silver adds each pushed price between the 2-minute
+        refreshes of its recorded series. With <code>live=0</code> (<code>data-live=&quot;0&quot;</code> on the script tag or the place) a widget
+        polls at the data&apos;s cache time instead (spot every 30 s). In a browser without EventSource, or when the stream is turned off, full or
+        keeps failing, a widget falls back to polling by itself and says nothing about it; a hidden tab holds no stream.
       </p>
       <h2 id="languages">Languages</h2>
       <p>

@@ -2,8 +2,10 @@ import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { History } from '@/lib/schemas/history';
 import type { Intraday } from '@/lib/schemas/intraday';
 import type { Unavailable } from '@/lib/sources/unavailable';
-import { liveView, type SpotAnswer } from '../live-price-view';
+import type { PriceEvent } from '@/lib/schemas/stream';
+import { liveView, liveViewOfEvent, type LiveView, type SpotAnswer } from '../live-price-view';
 import { CHART_LABELS } from '../mini-chart';
+import { follow, pollOnly } from '../../widgets/scripts/live';
 import { field, poll, setText } from '../../widgets/scripts/shared';
 import { apiJson } from './fetch-api';
 
@@ -14,28 +16,48 @@ import { apiJson } from './fetch-api';
 const SPOT_EVERY_S = 30; // spot's cache time
 const INTRADAY_EVERY_MS = 120_000; // the sampler's interval
 
+function showPrice(view: LiveView) {
+  setText('price', view.price);
+  setText('state', view.state.text);
+  field('state')!.className = view.state.className;
+  setText('as-of', view.asOf);
+  setText('details', view.details ?? '', !view.details);
+  const change = field('change')!;
+  change.hidden = !view.change;
+  change.className = view.change?.dir ?? '';
+  change.children[0].textContent = view.change?.arrow ?? '';
+  change.children[1].textContent = view.change?.text ?? '';
+}
+
 // The widgets' poller, while the tab is visible. Not at once: the page is rendered per request
 // (never cached), so the price it came with is current.
-poll<SpotAnswer>(
-  () => '/api/v1/spot?compact=1',
-  SPOT_EVERY_S,
-  (status, body) => {
-    // 200 and 503 both say what is known; anything else (a 429, say) keeps what is shown, which states its own age.
-    if (status !== 200 && status !== 503) return;
-    const view = liveView(body as SpotAnswer);
-    setText('price', view.price);
-    setText('state', view.state.text);
-    field('state')!.className = view.state.className;
-    setText('as-of', view.asOf);
-    setText('details', view.details ?? '', !view.details);
-    const change = field('change')!;
-    change.hidden = !view.change;
-    change.className = view.change?.dir ?? '';
-    change.children[0].textContent = view.change?.arrow ?? '';
-    change.children[1].textContent = view.change?.text ?? '';
-  },
-  { atOnce: false },
-);
+const polling = () =>
+  poll<SpotAnswer>(
+    () => '/api/v1/spot?compact=1',
+    SPOT_EVERY_S,
+    (status, body) => {
+      // 200 and 503 both say what is known; anything else (a 429, say) keeps what is shown, which states its own age.
+      if (status === 200 || status === 503) showPrice(liveView(body as SpotAnswer));
+    },
+    { atOnce: false },
+  );
+
+// Pushed instead, unless the page says `?live=0` or the stream cannot be had (then the poller, silently).
+// Between events a stale price's age keeps counting.
+let last: PriceEvent | null = null;
+const stream = pollOnly()
+  ? null
+  : follow(
+      () => '/api/v1/stream',
+      (e) => showPrice(liveViewOfEvent((last = e))),
+      polling,
+    );
+if (stream) {
+  stream.open();
+  setInterval(() => {
+    if (last?.data_state.status === 'stale') showPrice(liveViewOfEvent(last));
+  }, 1000);
+} else polling();
 
 /** The points of a series answer; none when it is unavailable. */
 const pointsOf = <P>(answer: { points: P[] } | Unavailable): P[] => ('points' in answer ? answer.points : []);
@@ -83,6 +105,9 @@ async function fillChart() {
   setTimeout(fillChart, INTRADAY_EVERY_MS);
 }
 
+/** The UTC date `n` days before today, YYYY-MM-DD. */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
 async function drawLatest() {
   let intraday: Intraday | Unavailable | undefined;
   try {
@@ -97,6 +122,19 @@ async function drawLatest() {
       recorded.map((x) => ({ time: x.t as UTCTimestamp, value: x.p })),
       true,
     );
+  }
+  try {
+    // The daily spot bars when they reach back three months; a new deployment's do not yet.
+    const spot = await apiJson<History | Unavailable>('/api/v1/history?series=spot');
+    if (!('error' in spot) && spot.points.length >= 2 && spot.points[0].d <= daysAgo(92)) {
+      figure.querySelector('figcaption')!.textContent = CHART_LABELS.spot;
+      return await draw(
+        spot.points.filter((x) => x.d >= daysAgo(92)).map((x) => ({ time: x.d, value: x.c })),
+        false,
+      );
+    }
+  } catch {
+    // Unreachable spot series: the futures closes, labelled as such.
   }
   figure.querySelector('figcaption')!.textContent = CHART_LABELS.daily;
   try {

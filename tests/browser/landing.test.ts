@@ -129,7 +129,7 @@ describe('landing price: the spot change', () => {
   }, 180_000);
 });
 
-describe('landing price: kept live', () => {
+describe('landing price: kept live by polling (live=0; the stream is tests/browser/live.test.ts)', () => {
   it('follows a new upstream price without a reload every 30 s, a hidden tab asks nothing, an outage shows stale, other errors change nothing', async () => {
     const fake = await FakeUpstream.start();
     // gold-api.com alone, so the price shown is the recording it serves.
@@ -149,7 +149,7 @@ describe('landing price: kept live', () => {
         if (r.url().includes('/api/v1/spot')) asked.push(r.url());
       });
       const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-      const served = await page.goto(app.url);
+      const served = await page.goto(`${app.url}/?live=0`);
       // Rendered per request, kept by no cache: the price the page comes with is current.
       expect(served!.headers()['cache-control']).toMatch(/no-store/);
       const first = (await app.json('/api/v1/spot?compact=1')).body.xau.price;

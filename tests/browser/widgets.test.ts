@@ -6,8 +6,8 @@ import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
-import { dataDirWithBars } from '../support/bars';
-import { FakeUpstream } from '../support/fake-upstream';
+import { dataDirWithBars, fixtureBars } from '../support/bars';
+import { FakeUpstream, fixtureText } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
 import { realChartHandler } from '../support/yahoo';
@@ -405,6 +405,53 @@ describe('chart widget', () => {
     await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/intraday?symbol=xau&hours=24'))).toBe(true);
     expect(requests.some((u) => u.includes('/api/v1/chart'))).toBe(false);
     await page.close();
+  });
+
+  it('names its line: the daily spot bars where they reach back over the range, COMEX futures (in its language) where they do not', async () => {
+    // The service's calendar on Friday 17 April 2026; the spot bars imported from 1 March, real rows of the broker's file.
+    const dates = fixtureText('gold-daily-ohlc-usd.csv')
+      .split(/\r?\n/)
+      .map((line) => line.split(',')[0])
+      .filter((d) => d >= '2026-03-01' && d <= '2026-04-16');
+    const f = await FakeUpstream.start();
+    f.onChart(realChartHandler());
+    const a = await App.start({
+      env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-17T10:00:00-04:00')) },
+      dataDir: await dataDirWithBars(dates),
+    });
+    const page = await browser.newPage();
+    const seen = watch(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    try {
+      // 1M (from 17 March): the spot bars cover it; the line is their closes from that date, and says so.
+      await page.goto(`${a.url}/widgets/chart?range=1mo&locale=de-DE`);
+      // The imported closes, then today's session, recorded from the spot price the page's headline served.
+      const today = (await a.json('/api/v1/spot?compact=1')).body.spot_usd_oz;
+      const closes = [...fixtureBars(dates.filter((d) => d >= '2026-03-17')).map((b) => b.c), today];
+      await page.waitForSelector('.frame path[d^="M"]');
+      expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(closes.length);
+      expect(await page.textContent('[data-f="hi"]')).toBe(
+        new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(Math.max(...closes)),
+      );
+      expect(await page.textContent('[data-f="line"]')).toBe(STRINGS.de.lineSpot);
+      expect(requests.some((u) => u.includes('/api/v1/history?series=spot&symbol=xau'))).toBe(true);
+      expect(requests.some((u) => u.includes('/api/v1/chart'))).toBe(false);
+      // 3M reaches back before the first bar: the futures bars, named as futures beside the spot headline.
+      await page.click('button[data-range="3mo"]');
+      await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo'))).toBe(true);
+      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(STRINGS.de.lineFutures);
+      // And a page opened on that range says it from the start, with no script at all.
+      const plain = await browser.newPage({ javaScriptEnabled: false });
+      await plain.goto(`${a.url}/widgets/chart?range=3mo&locale=ja-JP`);
+      expect(await plain.textContent('[data-f="line"]')).toBe(STRINGS.ja.lineFutures);
+      await plain.close();
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await page.close();
+      await a.stop();
+      await f.close();
+    }
   });
 });
 

@@ -35,3 +35,91 @@ export async function dataDirWithBars(dates: string[], series = 'daily:xau'): Pr
   await store.close();
   return dir;
 }
+
+// ---- Ten years of four metals (decisions §23) ----
+
+/** Every metal with a daily spot series, as `symbol` names it. */
+export const TEN_YEAR_SYMBOLS = ['xau', 'xag', 'xpt', 'xpd'] as const;
+export type TenYearSymbol = (typeof TEN_YEAR_SYMBOLS)[number];
+
+/**
+ * The broker's files behind each metal's ten years (tests/fixtures/SOURCES.md): gold and silver their own; platinum
+ * and palladium reuse gold's and silver's rows, for tests of mechanics only, never of a platinum or palladium price.
+ */
+const TEN_YEAR_FILES: Record<TenYearSymbol, [string, string]> = {
+  xau: ['gold-daily-ohlc-usd-2016-2019.csv', 'gold-daily-ohlc-usd.csv'],
+  xag: ['silver-daily-ohlc-usd-2016-2019.csv', 'silver-daily-ohlc-usd.csv'],
+  xpt: ['gold-daily-ohlc-usd-2016-2019.csv', 'gold-daily-ohlc-usd.csv'],
+  xpd: ['silver-daily-ohlc-usd-2016-2019.csv', 'silver-daily-ohlc-usd.csv'],
+};
+
+/**
+ * The calendar moment of the ten-year tests: Thursday 16 April 2026, 09:00 New York, the session of the files' last
+ * row (open, so that row is the session in progress). Every row lies within the ten years kept from then.
+ */
+export const TEN_YEARS_AT = Date.parse('2026-04-16T09:00:00-04:00');
+
+/** A metal's ten years as an operator's import file: the broker's header and rows, oldest first. */
+export function tenYearsFile(symbol: TenYearSymbol): string {
+  const [older, newer] = TEN_YEAR_FILES[symbol].map((f) => fixtureText(f).trim().split(/\r?\n/));
+  return [older[0], ...older.slice(1), ...newer.slice(1)].join('\n') + '\n';
+}
+
+/** A metal's ten years read the plain way (split on commas), for computations independent of the import code. */
+export function tenYearsRows(symbol: TenYearSymbol): { d: string; o: number; h: number; l: number; c: number }[] {
+  return tenYearsFile(symbol)
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [d, o, h, l, c] = line.split(',');
+      return { d, o: Number(o), h: Number(h), l: Number(l), c: Number(c) };
+    });
+}
+
+// ---- The tests' own reading of a series: written apart from lib/, from docs/contract.md by plain date arithmetic ----
+
+export type Row = ReturnType<typeof tenYearsRows>[number];
+const DAY_MS = 86_400_000;
+const dayMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
+
+/** Two decimals, halves away from zero as written in decimal (17.365 is a half, though binary holds it a hair below). */
+export const r2 = (n: number) => (Math.sign(n) * Math.round(Number((Math.abs(n) * 100).toPrecision(12)))) / 100;
+
+/** An imported row as the spot series serves it on `today` (the session in progress when it is today's and the market is open). */
+export const servedRow = (r: Row, today: string) => ({
+  d: r.d,
+  o: r2(r.o),
+  c: r2(r.c),
+  h: r2(r.h),
+  l: r2(r.l),
+  origin: 'imported',
+  final: r.d < today,
+  n: null,
+});
+
+/** The statistics of docs/contract.md ("History statistics") over rows, oldest first. */
+export function expectedStats(rows: Pick<Row, 'd' | 'h' | 'l' | 'c'>[]) {
+  const last = rows[rows.length - 1];
+  const within = (days: number) => rows.filter((p) => dayMs(p.d) >= dayMs(last.d) - days * DAY_MS);
+  const lo = (ps: typeof rows) => r2(ps.reduce((m, p) => (p.l < m ? p.l : m), Infinity));
+  const hi = (ps: typeof rows) => r2(ps.reduce((m, p) => (p.h > m ? p.h : m), -Infinity));
+  let prevYearClose: number | null = null;
+  let yearAgoClose: number | null = null;
+  for (const p of rows) {
+    if (Number(p.d.slice(0, 4)) < Number(last.d.slice(0, 4))) prevYearClose = p.c;
+    if (dayMs(p.d) <= dayMs(last.d) - 365 * DAY_MS) yearAgoClose = p.c;
+  }
+  return {
+    high_52w: hi(within(365)),
+    low_52w: lo(within(365)),
+    ranges: {
+      day: { low: r2(last.l), high: r2(last.h) },
+      week: { low: lo(within(7)), high: hi(within(7)) },
+      month: { low: lo(within(30)), high: hi(within(30)) },
+      year: { low: lo(within(365)), high: hi(within(365)) },
+    },
+    return_ytd_pct: prevYearClose === null ? null : r2((last.c / prevYearClose - 1) * 100),
+    return_1y_pct: yearAgoClose === null ? null : r2((last.c / yearAgoClose - 1) * 100),
+  };
+}

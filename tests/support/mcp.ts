@@ -31,7 +31,9 @@ export function modern(
   id: number | string = 1,
 ): { body: { jsonrpc: '2.0'; id: number | string; method: string; params: { _meta: Record<string, unknown> } }; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
+  // Mcp-Name is the tool's name, or the resource's URI.
   if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  else if (typeof params.uri === 'string') headers['mcp-name'] = params.uri;
   return { body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...ENVELOPE } } }, headers };
 }
 

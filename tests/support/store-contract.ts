@@ -205,6 +205,55 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(all.map((b) => b.d)).toEqual(weekdays);
       expect(all.filter((b) => b.origin === 'recorded').map((b) => b.d)).toEqual([weekdays[1000]]);
       expect(all[2000]).toEqual(file[2000]);
+      // The whole series in one read, the same bars in the same order.
+      expect((await store.allBars('b')).bars).toEqual(all);
+    });
+
+    it('daily bars: the version moves with every change (fold, import, trim), the epoch only with imports and trims', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.barsVersion('b')).toEqual({ version: 0, epoch: 0 });
+      expect(await store.allBars('b')).toEqual({ at: { version: 0, epoch: 0 }, bars: [] });
+      const start = Date.now();
+      await store.foldBar('b', '2026-11-18', 1000, 10);
+      const folded = await other.barsVersion('b');
+      expect(folded.version).toBeGreaterThanOrEqual(start);
+      expect(folded.epoch).toBe(0);
+      // The same observation again (another instance folding the same reading) changes no bar, so no version.
+      await other.foldBar('b', '2026-11-18', 1000, 10);
+      expect(await store.barsVersion('b')).toEqual(folded);
+      await other.foldBar('b', '2026-11-18', 2000, 11);
+      const refolded = await store.barsVersion('b');
+      expect(refolded.version).toBeGreaterThan(folded.version);
+      expect(refolded.epoch).toBe(0);
+      // An import moves both; one whose every date holds a recorded bar writes nothing and moves nothing.
+      await store.importBars('b', [imported('2026-11-17', 9)]);
+      const importedAt = await other.barsVersion('b');
+      expect(importedAt.version).toBeGreaterThan(refolded.version);
+      expect(importedAt.epoch).toBeGreaterThanOrEqual(start);
+      expect(await other.importBars('b', [imported('2026-11-18', 9)])).toEqual({ written: 0, kept: ['2026-11-18'] });
+      expect(await store.barsVersion('b')).toEqual(importedAt);
+      // A trim that removes nothing moves nothing; one that removes a bar moves both.
+      expect(await store.trimBars('b', '2026-01-01')).toBe(0);
+      expect(await store.barsVersion('b')).toEqual(importedAt);
+      expect(await other.trimBars('b', '2026-11-18')).toBe(1);
+      const trimmed = await store.barsVersion('b');
+      expect(trimmed.version).toBeGreaterThan(importedAt.version);
+      expect(trimmed.epoch).toBeGreaterThan(importedAt.epoch);
+      // The whole series with the version it stands at, from either handle.
+      expect(await other.allBars('b')).toEqual({
+        at: trimmed,
+        bars: [{ d: '2026-11-18', o: 10, h: 11, l: 10, c: 11, n: 2, origin: 'recorded', t0: 1000, t1: 2000 }],
+      });
+      // Writes closer together than a millisecond still move it each time, and only up.
+      const versions: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        await (i % 2 ? store : other).foldBar('b', '2026-11-19', 3000 + i, 12 + i);
+        versions.push((await store.barsVersion('b')).version);
+      }
+      expect(versions.every((v, i) => i === 0 || v > versions[i - 1])).toBe(true);
+      expect((await store.barsVersion('other-series')).version).toBe(0);
     });
 
     it('daily bars: date windows, the newest n, trimming', async () => {

@@ -1,29 +1,39 @@
 import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { Chart } from '../../lib/schemas/chart';
 import type { DataState } from '../../lib/schemas/common';
+import type { History } from '../../lib/schemas/history';
 import type { Intraday } from '../../lib/schemas/intraday';
 import { fill, money, number, updated, type Words } from '../format';
 import { drawFrame, type LinePoint } from './line-frame';
+import type { MetalId } from '../../lib/reference/metals';
+import type { PriceEvent } from '../../lib/schemas/stream';
+import { follow } from './live';
 import { config, field, poll, reportHeight, setText, type Answer } from './shared';
 
-// Draws the chart from the public API: real points only (intraday samples or OHLC closes), a
-// range switcher, the price under the crosshair, and the size of its frame. The points are drawn
+// Draws the chart from the public API: real points only (intraday samples, daily spot closes or OHLC
+// closes), a range switcher, what the line is (spot or futures, named under the headline), the price
+// under the crosshair, and the size of its frame. The points are drawn
 // first as a plain SVG line (line-frame.ts); the chart library, whose start-up is most of the
 // widget's main-thread time, is loaded when a pointer or focus comes to the widget, and takes over.
 
 interface Config extends Words {
   locale: string;
   range: string;
-  urls: Record<string, string>;
+  /** Per range: the request, what its line is, and for the daily spot series the first date shown. */
+  series: Record<string, { url: string; line: 'intraday' | 'spot' | 'futures' | 'asset'; from?: string }>;
   currency: string;
   state: DataState;
   decimals: number;
+  /** The metal whose price stream extends the 1D line (gold, silver), or null (another asset, or `live=0`). */
+  live: MetalId | null;
 }
 
 const cfg = config<Config>();
 let range = cfg.range;
 /** The last answer's points, drawn by whichever of the frame and the library is showing. */
 let points: LinePoint[] = [];
+/** 1D: prices pushed by the stream since the recorded series was last fetched. */
+const pushed: LinePoint[] = [];
 let live: { chart: IChartApi; series: ISeriesApi<'Line'> } | undefined;
 const box = field('chart')!;
 const dark = () => {
@@ -46,16 +56,29 @@ function show() {
   live.chart.timeScale().fitContent();
 }
 
-type Point = Intraday['points'][number] | Chart['points'][number];
+type Point = Intraday['points'][number] | Chart['points'][number] | History['points'][number];
+const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
 
-function draw(status: number, body: Answer<Intraday | Chart>) {
+/** Names what the shown range's line is, under the headline. */
+function labelLine() {
+  const { line } = cfg.series[range];
+  const text = line === 'intraday' ? cfg.t.lineIntraday : line === 'spot' ? cfg.t.lineSpot : line === 'futures' ? cfg.t.lineFutures : '';
+  setText('line', text, text === '');
+}
+
+function draw(status: number, body: Answer<Intraday | Chart | History>) {
   if (status !== 200 || !('points' in body)) {
     points = [];
     show();
     setText('cross', 'error' in body ? cfg.t.chartUnavailable : '');
     return;
   }
-  points = (body.points as Point[]).map((p) => ({ time: p.t, value: 'p' in p ? p.p : p.c }));
+  // The daily spot series comes whole: the range shows its part of it.
+  const from = cfg.series[range].from ?? '';
+  points = (body.points as Point[])
+    .filter((p) => !('d' in p) || p.d >= from)
+    .map((p) => ('d' in p ? { time: day(p.d), value: p.c } : { time: p.t, value: 'p' in p ? p.p : p.c }));
+  if (range === '1d') extend();
   show();
   if (points.length < 2) setText('cross', fill(cfg.t.recording, { n: number(points.length, cfg.locale, 0) }));
   else setText('cross', '');
@@ -98,15 +121,44 @@ document.addEventListener('focusin', start);
 
 // One day's series grows every 2 minutes (the sampler); the longer ones change slower.
 const refresh = poll(
-  () => cfg.urls[range],
+  () => cfg.series[range].url,
   () => (range === '1d' ? 120 : 300),
   draw,
 );
+
+// 1D of gold or silver also follows the price stream: between the recorded series' refreshes, each new
+// fresh price (at its own time) is the line's newest point. Only 1D: the other ranges are bars.
+function extend() {
+  const last = points.at(-1)?.time ?? 0;
+  // A price the recorded series now holds (or passed) is dropped; newer ones extend the line.
+  while (pushed.length && pushed[0].time <= last) pushed.shift();
+  points = points.concat(pushed);
+}
+const stream = cfg.live
+  ? follow(
+      () => '/api/v1/stream?currency=USD',
+      (e: PriceEvent) => {
+        const m = e.metals[cfg.live!];
+        if (range !== '1d' || m.usd_oz === null || m.data_state.status !== 'fresh' || !m.data_state.as_of) return;
+        const time = Math.floor(Date.parse(m.data_state.as_of) / 1000);
+        if (time <= (points.at(-1)?.time ?? -Infinity)) return;
+        pushed.push({ time, value: m.usd_oz });
+        points = points.concat({ time, value: m.usd_oz });
+        show();
+      },
+      () => undefined,
+    )
+  : null;
+const follow1d = () => (range === '1d' ? stream?.open() : stream?.close());
+follow1d();
 
 document.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
   b.addEventListener('click', () => {
     range = b.dataset.range!;
     document.querySelectorAll('[data-range]').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+    pushed.length = 0;
+    labelLine();
+    follow1d();
     void refresh();
   }),
 );

@@ -5,10 +5,14 @@ import type { Unit } from '../../lib/reference/units';
 import { converterTitle, rateText, resultText, unitPrice, type Direction } from '../converter';
 import { updated, type Words } from '../format';
 import { metalState, staleBadge } from '../price';
+import type { PriceEvent } from '../../lib/schemas/stream';
+import { follow } from './live';
 import { config, field, poll, reportHeight, setText, type Answer } from './shared';
 
-// Converts as you type. Every metal's price per ounce and the FX rate come with the page and are
-// refreshed from the spot endpoint for the chosen currency; without a price it shows no number.
+// Converts as you type. Every metal's price per ounce and the FX rate come with the page and are kept
+// current by the price stream for the chosen currency (each change pushed), or with `live=0`, without
+// EventSource or when the stream is refused or keeps failing, by polling the spot endpoint; without a
+// price it shows no number.
 
 interface Config extends Words {
   locale: string;
@@ -18,6 +22,7 @@ interface Config extends Words {
   currency: string;
   states: Record<MetalId, DataState>;
   everyS: number;
+  live: boolean;
 }
 
 const cfg = config<Config>();
@@ -65,33 +70,57 @@ function fresh() {
 }
 
 let followed = cfg.currency;
-const refresh = poll(
-  () => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`,
-  cfg.everyS,
-  (status, body: Answer<Spot>) => {
-    if (!body?.data_state) return;
-    if (status === 200 && 'xau' in body) {
-      for (const m of METALS) {
-        usd[m.id] = body[m.usdField] ?? null;
-        states[m.id] = metalState(body, m.id, body.data_state);
+let refresh: (() => Promise<void>) | null = null;
+const polling = () => {
+  refresh = poll(
+    () => `/api/v1/spot?currency=${encodeURIComponent(followed)}&compact=1`,
+    cfg.everyS,
+    (status, body: Answer<Spot>) => {
+      if (!body?.data_state) return;
+      if (status === 200 && 'xau' in body) {
+        for (const m of METALS) {
+          usd[m.id] = body[m.usdField] ?? null;
+          states[m.id] = metalState(body, m.id, body.data_state);
+        }
+        rates[body.xau.currency] = body.fx_rate;
+      } else if (status === 503) {
+        for (const m of METALS) {
+          usd[m.id] = null;
+          states[m.id] = body.data_state;
+        }
       }
-      rates[body.xau.currency] = body.fx_rate;
-    } else if (status === 503) {
-      for (const m of METALS) {
-        usd[m.id] = null;
-        states[m.id] = body.data_state;
-      }
-    }
-    render();
-    fresh();
-  },
-);
+      render();
+      fresh();
+    },
+  );
+};
+// An event carries every metal's USD price and its own state, and the rate of the currency followed.
+const live = cfg.live
+  ? follow(
+      () => `/api/v1/stream?currency=${encodeURIComponent(followed)}`,
+      (e: PriceEvent) => {
+        for (const m of METALS) {
+          usd[m.id] = e.metals[m.id].usd_oz;
+          states[m.id] = e.metals[m.id].data_state;
+        }
+        rates[e.currency] = e.fx_rate;
+        render();
+        fresh();
+      },
+      polling,
+    )
+  : null;
+if (live) live.open();
+else polling();
 
 form.addEventListener('input', () => {
   const currency = input('currency').value;
   if (currency !== followed) {
     followed = currency;
-    if (!(currency in rates)) void refresh();
+    // The stream follows one currency: the new one's, at once. A poller asks only for a rate it lacks.
+    if (refresh) {
+      if (!(currency in rates)) void refresh();
+    } else live?.open();
   }
   render();
   fresh();

@@ -39,6 +39,7 @@ export const compareGoldToAsset = tool({
     range: McpRangeArg.meta({ description: `Span of the daily bars, counted back from now: ${MCP_RANGES.join(', ')}` }),
   }),
   output: toolOutput(Comparison),
+  view: 'chart',
   run: async ({ symbol, range }) => {
     const r = MCP_RANGE_TO_CHART[range];
     const [goldChart, assetChart] = await Promise.all([

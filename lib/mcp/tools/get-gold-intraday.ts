@@ -21,6 +21,7 @@ export const getGoldIntraday = tool({
   // The REST query without `format`: a tool result is always JSON.
   input: IntradayQuery.omit({ format: true }),
   output: toolOutput(Intraday),
+  view: 'chart',
   run: async ({ symbol, hours }) => {
     const body = await getIntraday({ symbol, hours });
     if (isUnavailable(body)) return body;

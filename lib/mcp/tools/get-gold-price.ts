@@ -30,6 +30,7 @@ export const getGoldPrice = tool({
     'until the deployment has a bar before the current session.',
   input: SpotQuery.pick({ currency: true, unit: true }),
   output: toolOutput(Spot),
+  view: 'price',
   run: async ({ currency, unit }, ctx) => {
     const body = await getSpot({ currency, unit, compact: '1' }, { origin: ctx.origin });
     return isUnavailable(body) ? body : { body, summary: priceSummary(body) };

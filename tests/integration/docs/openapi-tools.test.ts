@@ -117,6 +117,7 @@ describe('the served OpenAPI document', () => {
       intradayCsvHead: { status: 200, body: '' },
       chartCsvBadSymbol: { status: 400, error: 'string', valid: true },
       reserves: { status: 200, firstCountry: 'string' },
+      stream: { currency: 'EUR', unit: 'gram', price: 'number', state: 'fresh' },
     });
   }, 240_000);
 });
@@ -128,8 +129,8 @@ describe('the served OpenAPI document', () => {
 function program(baseUrl: string): string {
   return `
 import { client } from './client/client.gen';
-import { getChart, getChartCsv, getHistory, getHistoryCsv, getIntraday, getIntradayCsv, getReserves, getSpot, headIntradayCsv, headSpot } from './client/sdk.gen';
-import type { ErrorBody, GoldPrice, HistoryDay, ChartBar, Spot } from './client/types.gen';
+import { getChart, getChartCsv, getHistory, getHistoryCsv, getIntraday, getIntradayCsv, getReserves, getSpot, getStream, headIntradayCsv, headSpot } from './client/sdk.gen';
+import type { ErrorBody, GoldPrice, HistoryDay, ChartBar, PriceEvent, Spot } from './client/types.gen';
 
 client.setConfig({ baseUrl: ${JSON.stringify(baseUrl)} });
 
@@ -172,6 +173,16 @@ async function main() {
 
   const reserves = await getReserves();
   out.reserves = { status: reserves.response?.status, firstCountry: typeof reserves.data?.countries[0]?.country };
+
+  // The price stream: the generated function follows it, and each item it yields is a PriceEvent.
+  const stop = new AbortController();
+  const { stream } = await getStream({ query: { currency: 'EUR', unit: 'gram' }, signal: stop.signal, sseMaxRetryAttempts: 0 });
+  for await (const event of stream) {
+    const e: PriceEvent = event;
+    out.stream = { currency: e.currency, unit: e.unit, price: typeof e.price, state: e.data_state.status };
+    break;
+  }
+  stop.abort();
 
   // The .csv operations: the generated functions themselves type the answer as a string (the
   // client reads text/csv as text), never as the JSON model.

@@ -9,8 +9,8 @@ import { FakeUpstream } from '../../support/fake-upstream';
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 // against the built app. Each protocol revision the endpoint serves runs the scenarios that revision
 // requires, at its own wire (2025-11-25: initialize first; 2026-07-28: stateless, `_meta` on every
-// request). The scenarios that cannot apply to a stateless server with tools only (prompts, resources,
-// sampling, the suite's own test tools…) are listed, each with its reason, in
+// request). The scenarios that cannot apply to a stateless server with tools and two views only
+// (prompts, the suite's fixture resources, sampling, its own test tools…) are listed, each with its reason, in
 // tests/conformance/expected-failures-<revision>.yml; any other failure fails the run, and so does a
 // listed scenario that starts to pass (the suite reports the list as stale). Scenarios the suite runs
 // but does not score for a revision (pending ones) are run on their own where they apply.

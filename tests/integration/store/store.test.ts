@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { Redis } from '@upstash/redis';
 import { openKvStore } from '@/lib/store/kv';
-import { StoreDownError, type Store } from '@/lib/store';
+import { StoreDownError, type DailyBar, type Store } from '@/lib/store';
+import { dayNumber } from '@/lib/store/fold';
+import { fixtureBars } from '../../support/bars';
 import { sleep } from '../../support/expect';
 import { storeContract, type Backend } from '../../support/store-contract';
 import { RedisServer, UpstashBridge } from '../../support/upstash-bridge';
@@ -193,6 +195,45 @@ describe('kv store: an import that fails part-way', () => {
       });
       await expect(store.importBars('daily:xau', bars)).rejects.toThrow();
       expect(await raw.hlen(`${prefix}b:daily:xau`)).toBe(0);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+  });
+});
+
+describe('kv store: daily bars written before versions (decisions §23)', () => {
+  it('are read whole as they lie, at version 0, and the first fold or import versions them: nothing to migrate', async () => {
+    const prefix = `unversioned-${crypto.randomBytes(4).toString('hex')}:`;
+    const raw = new Redis({ url: bridge.url, token: bridge.token, enableTelemetry: false, automaticDeserialization: false });
+    // The layout a deployment from before versions holds (real rows of the broker's file): the bars hash and its
+    // date index, no version hash. The second bar as a recorded one would lie there.
+    const [mon, tue, wed] = fixtureBars(['2026-04-13', '2026-04-14', '2026-04-15']);
+    const recorded = { ...tue, n: 3, origin: 'recorded' as const, t0: 1000, t1: 2000 };
+    const encoded = (b: DailyBar) => [b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1].join(',');
+    await raw.hset(`${prefix}b:daily:xau`, { [mon.d]: encoded(mon), [tue.d]: encoded(recorded) });
+    await raw.zadd(`${prefix}bi:daily:xau`, { score: dayNumber(mon.d), member: mon.d }, { score: dayNumber(tue.d), member: tue.d });
+    const store = openKvStore({ url: bridge.url, token: bridge.token, prefix, timeoutMs: 1000 });
+    opened.push(store);
+    const before = await store.allBars('daily:xau');
+    expect(before).toEqual({ at: { version: 0, epoch: 0 }, bars: [mon, recorded] });
+    await store.foldBar('daily:xau', wed.d, 3000, wed.c);
+    const after = await store.allBars('daily:xau');
+    expect(after.at.version).toBeGreaterThan(0);
+    expect(after.at.epoch).toBe(0);
+    expect(after.bars.map((b) => b.d)).toEqual([mon.d, tue.d, wed.d]);
+  });
+
+  it('a version key Redis cannot read refuses an import before anything is written', async () => {
+    const prefix = `badversion-${crypto.randomBytes(4).toString('hex')}:`;
+    const raw = new Redis({ url: bridge.url, token: bridge.token, enableTelemetry: false });
+    await raw.set(`${prefix}bv:daily:xau`, 'not a hash');
+    const spies = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    try {
+      const store = openKvStore({ url: bridge.url, token: bridge.token, prefix, timeoutMs: 1000 });
+      opened.push(store);
+      await expect(store.importBars('daily:xau', fixtureBars(['2026-04-15']))).rejects.toThrow();
+      expect(await raw.hlen(`${prefix}b:daily:xau`)).toBe(0);
+      expect(await raw.zcard(`${prefix}bi:daily:xau`)).toBe(0);
     } finally {
       for (const s of spies) s.mockRestore();
     }

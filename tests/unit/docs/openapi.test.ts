@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, openApiDocument } from '@/lib/docs/openapi';
+import { OPERATIONS, openApiDocument, STREAM_OPERATION } from '@/lib/docs/openapi';
+import { PriceEvent } from '@/lib/schemas/stream';
 import pkg from '../../../package.json';
 import { checkContract } from '../../support/contract';
 
@@ -94,5 +95,43 @@ describe('OpenAPI document: what a request may send, as validators read it', () 
       // The JSON operation keeps `format` (a validating proxy lets format=csv through) and points typed clients to the twin.
       expect(json.parameters.find((p: { name: string }) => p.name === 'format').description).toContain(`${path}.csv`);
     }
+  });
+});
+
+describe('OpenAPI document: the price stream', () => {
+  const doc = openApiDocument('https://example.test') as any;
+  const item = doc.paths[STREAM_OPERATION.path];
+
+  it('answers text/event-stream whose events carry PriceEvent, with a real example; errors are JSON', () => {
+    const ok = item.get.responses[200];
+    expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
+    expect(ok.content['text/event-stream'].schema).toEqual({ $ref: '#/components/schemas/PriceEvent' });
+    PriceEvent.parse(ok.content['text/event-stream'].example);
+    // The event's fields are described from the schema, every one of them.
+    const fields = doc.components.schemas.PriceEvent.properties;
+    for (const name of [
+      'currency',
+      'unit',
+      'price',
+      'silver',
+      'platinum',
+      'palladium',
+      'bid',
+      'ask',
+      'change_pct',
+      'market',
+      'data_state',
+      'updated_at',
+    ]) {
+      expect(fields[name], name).toBeTruthy();
+    }
+    // Never cached: no caching table, no validators, no 304.
+    expect(ok.headers['Cache-Control'].schema.example).toBe('no-store, no-transform');
+    expect(ok.headers.ETag).toBeUndefined();
+    expect(item.get.responses[304]).toBeUndefined();
+    for (const status of [400, 503])
+      expect(item.get.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+    expect(item.get.parameters.map((p: { name: string }) => p.name)).toEqual(['currency', 'unit', 'Last-Event-ID']);
+    expect(item.head.operationId).toBe('headStream');
   });
 });

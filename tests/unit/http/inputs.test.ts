@@ -152,9 +152,14 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
       const [path, name] = key.split(' ') as [keyof typeof QUERIES, string];
       const schema = QUERIES[path];
       for (const v of values) {
-        // A chart interval is checked with a range it can reach.
+        // A chart interval is checked with a range it can reach, a history symbol with the series that has it (futures are gold alone).
         const reachable = CHART_RANGES.find((r) => !reachProblem(r, v as (typeof CHART_INTERVALS)[number]));
-        const extra = path.startsWith('/api/v1/chart') && name === 'interval' ? `&range=${reachable}` : '';
+        const extra =
+          path.startsWith('/api/v1/chart') && name === 'interval'
+            ? `&range=${reachable}`
+            : path.startsWith('/api/v1/history') && name === 'symbol'
+              ? '&series=spot'
+              : '';
         expect(() => parseQuery(schema, url(`${name}=${v}${extra}`)), key).not.toThrow();
         expect(() => parseQuery(schema, url(`${name}=${v.toUpperCase()}${extra}`)), key).not.toThrow();
       }
@@ -174,6 +179,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
     const enums = openApiEnums();
     expect(input('get_gold_price', 'unit')).toEqual(enums.get('/api/v1/spot unit'));
     expect(input('get_gold_intraday', 'symbol')).toEqual(enums.get('/api/v1/intraday symbol'));
+    expect(input('get_gold_history', 'symbol')).toEqual(enums.get('/api/v1/history symbol'));
     const chartRanges = enums.get('/api/v1/chart range')!;
     for (const tool of ['get_gold_history', 'compare_gold_to_asset']) {
       expect(input(tool, 'range')).toEqual(Object.keys(MCP_RANGE_TO_CHART));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { StoreDownError } from '@/lib/store/types';
 import { openEmbeddedStore } from '@/lib/store/embedded';
+import { fixtureBars } from '../../support/bars';
 import { storeContract, type Backend } from '../../support/store-contract';
 
 // The embedded store (SQLite in a temp folder): the store contract, and its housekeeping.
@@ -214,6 +215,30 @@ describe('embedded store: a file another process holds at start', () => {
       expect(inFile(dir, 'served:gold')).toBe(4012.5);
       // Counting is the file's now: the memory count of the outage is dropped.
       expect(await store.incr('rl:mcp:10.0.0.1:1', 60)).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('embedded store: a file from before bar versions (decisions §23)', () => {
+  it('opens with its bars as they lie, at version 0; the first write versions the series', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-unversioned-'));
+    const [tue, wed] = fixtureBars(['2026-04-14', '2026-04-15']);
+    const { DatabaseSync } = await import('node:sqlite');
+    const old = new DatabaseSync(path.join(dir, 'store.sqlite'));
+    // The bars table as earlier releases created it, with one imported bar (a real row), and no versions table.
+    old.exec(`CREATE TABLE bars (series TEXT NOT NULL, d TEXT NOT NULL, o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL,
+      c REAL NOT NULL, n INTEGER NOT NULL, origin TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,
+      PRIMARY KEY (series, d)) WITHOUT ROWID`);
+    old.prepare('INSERT INTO bars VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, 0)').run('daily:xau', tue.d, tue.o, tue.h, tue.l, tue.c, 'imported');
+    old.close();
+    const store = openEmbeddedStore(dir);
+    try {
+      expect(await store.allBars('daily:xau')).toEqual({ at: { version: 0, epoch: 0 }, bars: [tue] });
+      await store.foldBar('daily:xau', wed.d, 1000, wed.c);
+      expect((await store.barsVersion('daily:xau')).version).toBeGreaterThan(0);
+      expect((await store.allBars('daily:xau')).bars.map((b) => b.d)).toEqual([tue.d, wed.d]);
     } finally {
       await store.close();
     }

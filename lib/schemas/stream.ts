@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { components } from './components';
+import { DataState, Timestamp } from './common';
+import { Market, SpotQuery } from './spot';
+import { METALS, type MetalId } from '../reference/metals';
+import { UNIT_LABELS, UNIT_LIST } from '../reference/units';
+
+// GET /api/v1/stream (decisions §21): Server-Sent Events. The query is spot's currency and unit; each
+// `price` event's data is the PriceEvent below, the only description of it (its type, the OpenAPI
+// document and the docs all come from here).
+
+export const StreamQuery = SpotQuery.pick({ currency: true, unit: true });
+export type StreamQuery = z.output<typeof StreamQuery>;
+
+/** The name of the one kind of event the stream sends. */
+export const PRICE_EVENT = 'price';
+/** Milliseconds an EventSource waits before reconnecting (the stream's `retry:` line). */
+export const RETRY_MS = 5000;
+
+const ROUNDING = UNIT_LIST.map((u, i) => `${u.id} ${u.decimals}${i === 0 ? ' decimals' : ''}`).join(', ');
+
+/** One value per served metal, keyed by its id (gold, silver, platinum, palladium). */
+function perMetal<T extends z.ZodType>(value: (m: (typeof METALS)[number]) => T) {
+  return z.object(Object.fromEntries(METALS.map((m) => [m.id, value(m)])) as Record<MetalId, T>);
+}
+
+const inUnit = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .meta({ description: `${description}, in \`currency\` per \`unit\`, rounded as spot's \`xau.price\` (${ROUNDING}); null when never seen` });
+
+export const MetalLive = z
+  .object({
+    usd_oz: z.number().nullable().meta({
+      description: 'USD per troy ounce as served, unrounded (as spot’s `spot_usd_oz`, `silver_usd_oz`, …): for a client that converts itself',
+    }),
+    change: inUnit('The price minus the previous session’s close (as spot’s `change.change`)'),
+    previous_close_date: z.string().nullable().meta({ description: 'Date of that close, YYYY-MM-DD; null while no earlier bar exists' }),
+    data_state: DataState.meta({ description: 'This metal’s own state (spot’s `groups.<metal>`): an outage of one metal is its own' }),
+  })
+  .meta({ description: 'One metal in more detail than the headline fields' })
+  .register(components, { id: 'MetalLive' });
+
+export const PriceEvent = z
+  .object({
+    currency: z.string().meta({ description: 'ISO 4217 code, upper case' }),
+    unit: z.enum(UNIT_LABELS).meta({ description: 'The unit asked, as spot reports it: `oz` is `troy_oz`' }),
+    price: inUnit('Gold'),
+    ...(Object.fromEntries(METALS.filter((m) => m.id !== 'gold').map((m) => [m.id, inUnit(m.name)])) as Record<
+      Exclude<MetalId, 'gold'>,
+      ReturnType<typeof inUnit>
+    >),
+    bid: inUnit('Gold bid of the quotes feed; null unless that feed is fresh'),
+    ask: inUnit('Gold ask of the quotes feed; null unless that feed is fresh'),
+    change_pct: perMetal(() => z.number().nullable()).meta({
+      description: 'Each metal’s move since the previous session’s close, percent, 2 decimals (spot’s `change.change_pct`); null while unknown',
+    }),
+    market: Market,
+    data_state: DataState.meta({ description: 'The gold price’s state (spot’s `data_state`): stale is the last real price during an outage' }),
+    updated_at: Timestamp.meta({ description: 'When this event was made' }),
+    metals: perMetal(() => MetalLive).meta({ description: 'Each metal: its USD price, its change and its own data state' }),
+    fx_rate: z.number().meta({ description: 'Units of `currency` per USD applied (spot’s `fx_rate`)' }),
+  })
+  .meta({
+    description:
+      'The data of a `price` event: every served metal in the requested currency and unit, from the same served price as spot, so the numbers equal spot’s. Sent on connect and whenever a price or a data state changes',
+  })
+  .register(components, { id: 'PriceEvent' });
+export type PriceEvent = z.infer<typeof PriceEvent>;
+export type MetalLive = z.infer<typeof MetalLive>;

@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { streamCurl, streamEventSource } from '@/site/stream-snippets';
+import { App } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { sleep } from '../support/expect';
+import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
+import { HostSite } from '../support/host';
+import { marketClockAt, OPEN_DAY } from '../support/market';
+
+// Widgets and the landing page kept live by the price stream, in real Chromium (decisions §21): a new
+// upstream price shows without a reload and without a poll request; `live=0` polls; a refused stream
+// falls back to polling without a word to the reader. Also the docs' stream snippets, run as written.
+
+const gold = fixture(PRIMARY_FIXTURE.XAU);
+
+let fake: FakeUpstream;
+let app: App;
+let host: HostSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  // gold-api.com alone, so the price shown is the one the fake serves.
+  fake.set('quotes', { mode: 'refuse' });
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' } });
+  host = await HostSite.start();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await app?.stop();
+  await fake?.close();
+});
+
+let step = 0;
+/** A new gold price at the fake upstream (each call another one), with its own time. */
+function newPrice(): number {
+  const price = Math.round((gold.price + ++step * 1.25) * 100) / 100;
+  const updatedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z');
+  fake.set('gold', { mode: 'json', body: { ...gold, price, updatedAt } });
+  return price;
+}
+
+const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+/** Every request a page (and its frames) makes to the API, by path. */
+function apiRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) seen.push(u.pathname);
+  });
+  return seen;
+}
+
+async function frameOf(page: Page, path: string): Promise<Frame> {
+  const frame = await (await page.waitForSelector(`iframe[src*="${path}"]`)).contentFrame();
+  await frame!.waitForSelector('[data-f="price"], [data-f="result"]');
+  return frame!;
+}
+
+describe('Chromium’s own EventSource', () => {
+  it('gets the first event within a second, from another origin', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page('<p>Publisher</p>'));
+    const ms = await page.evaluate(
+      (url) =>
+        new Promise<number>((resolve, reject) => {
+          const t0 = performance.now();
+          const es = new EventSource(url);
+          es.addEventListener('price', () => {
+            es.close();
+            resolve(performance.now() - t0);
+          });
+          es.onerror = () => reject(new Error('stream failed'));
+        }),
+      `${app.url}/api/v1/stream?currency=EUR`,
+    );
+    expect(ms).toBeLessThan(1000);
+    await page.close();
+  });
+});
+
+describe('price widget', () => {
+  it('embedded by embed.js: shows each new upstream price without a reload and without a poll request', async () => {
+    const page = await browser.newPage();
+    const api = apiRequests(page);
+    await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price" data-silver="1" data-ratio="1"></script>`));
+    const frame = await frameOf(page, '/widgets/price');
+    await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const price = newPrice();
+      await expect.poll(() => frame.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+      const spot = (await app.json('/api/v1/spot?compact=1')).body;
+      expect(await frame.textContent('[data-f="ratio"]')).toBe(spot.gold_silver_ratio.toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    }
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+    // One stream, never reopened while the page stays.
+    expect(api.filter((p) => p === '/api/v1/stream')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('data-live="0" (live=0): polls spot at its cache time and opens no stream', async () => {
+    const page = await browser.newPage();
+    await page.clock.install();
+    const api = apiRequests(page);
+    await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price" data-live="0"></script>`));
+    const frame = await frameOf(page, '/widgets/price');
+    expect(frame.url()).toContain('live=0');
+    // A widget page may be a cached copy: the poller asks at once, then every 30 s.
+    await expect.poll(() => api.filter((p) => p === '/api/v1/spot').length).toBe(1);
+    const price = newPrice();
+    await sleep(1200);
+    await page.clock.fastForward(30_000);
+    await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(usd(price));
+    expect(api.filter((p) => p === '/api/v1/spot')).toHaveLength(2);
+    expect(api).not.toContain('/api/v1/stream');
+    await page.close();
+  });
+
+  it('stream refused (turned off, full, an error): falls back to polling and says nothing about it', async () => {
+    for (const status of [503, 500]) {
+      const page = await browser.newPage();
+      const api = apiRequests(page);
+      await page.route('**/api/v1/stream*', (route) =>
+        route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: 'The price stream is turned off on this server' }) }),
+      );
+      await page.goto(`${app.url}/widgets/price`);
+      await expect.poll(() => api.filter((p) => p === '/api/v1/spot').length).toBe(1);
+      const price = newPrice();
+      await sleep(1200);
+      // The next turn of the poller (30 s): the page's clock is left alone here, so ask the widget's own turn early.
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
+      expect(await page.textContent('main')).not.toMatch(/stream|error|fail/i);
+      expect(api.filter((p) => p === '/api/v1/stream')).toHaveLength(1);
+      await page.close();
+    }
+  });
+
+  it('a browser without EventSource polls', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => delete (window as { EventSource?: unknown }).EventSource);
+    const api = apiRequests(page);
+    await page.goto(`${app.url}/widgets/price`);
+    await expect.poll(() => api.filter((p) => p === '/api/v1/spot').length).toBe(1);
+    expect(api).not.toContain('/api/v1/stream');
+    await page.close();
+  });
+});
+
+describe('converter widget', () => {
+  it('converts at each new price without a poll request', async () => {
+    const page = await browser.newPage();
+    const api = apiRequests(page);
+    await page.goto(`${app.url}/widgets/converter?amount=2&direction=gold-to-money`);
+    await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
+    const price = newPrice();
+    await expect.poll(() => page.textContent('[data-f="result"]'), { timeout: 5000 }).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
+    // Another currency: the stream follows it at once, still no poll.
+    await page.selectOption('#gw-currency', 'EUR');
+    const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
+    const eur = (2 * spot.spot_usd_oz * spot.fx_rate).toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('chart widget, 1D', () => {
+  it('each pushed price extends the gold line; the longer ranges open no stream', async () => {
+    const page = await browser.newPage();
+    const api = apiRequests(page);
+    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    // (This fake serves no bars: the 3-month line stays empty.)
+    await page.waitForSelector('.frame path', { state: 'attached' });
+    await sleep(500);
+    expect(api).not.toContain('/api/v1/stream');
+    await page.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
+    await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
+    const count = async () => ((await page.getAttribute('.frame path', 'd')) ?? '').match(/[ML]/g)?.length ?? 0;
+    // No sample recorded on this instance: the line is the pushed prices alone (a line needs two), one more at each change.
+    newPrice();
+    await expect.poll(count, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    const before = await count();
+    const price = newPrice();
+    await expect.poll(count, { timeout: 5000 }).toBe(before + 1);
+    // Each new price here is higher than the last: the new point is the line's high.
+    expect(await page.textContent('[data-f="hi"]')).toBe(usd(price));
+    await page.close();
+  });
+});
+
+describe('landing page', () => {
+  it('shows each new upstream price without a reload and without a poll request; /?live=0 polls', async () => {
+    const page = await browser.newPage();
+    const api = apiRequests(page);
+    await page.goto(app.url);
+    await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
+    const price = newPrice();
+    await expect.poll(() => page.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+    const spot = (await app.json('/api/v1/spot?compact=1')).body;
+    expect(await page.textContent('[data-f="details"]')).toContain(
+      `${spot.per_gram_usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 4 })} per gram`,
+    );
+    expect(await page.textContent('[data-f="state"]')).toBe('fresh');
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+    await page.close();
+
+    const polling = await browser.newPage();
+    await polling.clock.install();
+    const asked = apiRequests(polling);
+    await polling.goto(`${app.url}/?live=0`);
+    await sleep(500);
+    await polling.clock.fastForward(30_000);
+    await expect.poll(() => asked.filter((p) => p === '/api/v1/spot').length).toBe(1);
+    expect(asked).not.toContain('/api/v1/stream');
+    await polling.close();
+  });
+});
+
+describe('the docs’ stream samples, as written', () => {
+  it('curl -N prints the first event at once', async () => {
+    const cmd = streamCurl(app.url);
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('sh', ['-c', cmd]);
+      let text = '';
+      child.stdout.on('data', (d) => {
+        text += d;
+        if (text.includes('\n\n') && text.includes('event: price')) {
+          child.kill();
+          resolve(text);
+        }
+      });
+      child.on('error', reject);
+      setTimeout(() => {
+        child.kill();
+        reject(new Error(`no event from: ${cmd}`));
+      }, 5000);
+    });
+    expect(out).toMatch(/^retry: 5000\n\nevent: price\nid: \d+\ndata: \{"currency":"EUR","unit":"gram"/);
+  });
+
+  it('the EventSource snippet runs in a page on another origin', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page('<p>Publisher</p>'));
+    await page.evaluate(streamEventSource(app.url));
+    await expect.poll(() => page.title(), { timeout: 5000 }).toMatch(/^Gold [\d.]+ EUR\/gram$/);
+    await page.close();
+  });
+});
+
+describe('widget builder', () => {
+  it('offers live=0: the snippets carry it only when it is chosen', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/widgets`);
+    expect(await page.inputValue('#b-script')).not.toContain('live');
+    for (const kind of ['price', 'converter', 'chart']) {
+      await page.selectOption('#b-kind', kind);
+      await page.selectOption('#b-live', '0');
+      expect(await page.inputValue('#b-script'), kind).toContain('data-live="0"');
+      expect(await page.inputValue('#b-iframe'), kind).toContain('live=0');
+      await page.selectOption('#b-live', '1');
+      expect(await page.inputValue('#b-script'), kind).not.toContain('live');
+    }
+    await page.close();
+  });
+});

@@ -1,0 +1,301 @@
+import http from 'node:http';
+import { EventSource } from 'eventsource';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PriceEvent } from '@/lib/schemas/stream';
+import { App } from '../../support/app';
+import { sleep } from '../../support/expect';
+import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../../support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from '../../support/market';
+import { SseReader } from '../../support/sse';
+
+// GET /api/v1/stream through `npm start` (server.mjs: method rules, the response cache, compression) with
+// real clients: the `eventsource` package (WHATWG EventSource for Node) and raw sockets where the bytes
+// and their timing are the point. Every upstream is the fake, which changes its price or fails on command.
+
+const gold = fixture(PRIMARY_FIXTURE.XAU);
+/** The feeds' TTL here: one refresh interval. */
+const TTL_S = 1;
+/** A change reaches the streams within the TTL plus the hub's one-second turn (and slack for a loaded machine). */
+const WITHIN_MS = TTL_S * 1000 + 1000 + 1500;
+
+const clock = marketClockAt(OPEN_DAY);
+const goldAt = (price: number) => ({
+  mode: 'json' as const,
+  body: { ...gold, price, updatedAt: new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z') },
+});
+
+interface Client {
+  es: EventSource;
+  events: { at: number; id: string; data: any }[];
+  /** Request headers of each connection it made. */
+  connections: Headers[];
+  errors: { at: number; readyState: number }[];
+}
+
+function listen(url: string): Client {
+  const c: Client = { es: null as never, events: [], connections: [], errors: [] };
+  c.es = new EventSource(url, {
+    fetch: (input, init) => {
+      c.connections.push(new Headers(init?.headers as Record<string, string>));
+      return fetch(input, init);
+    },
+  });
+  c.es.addEventListener('price', (e) => c.events.push({ at: Date.now(), id: e.lastEventId, data: JSON.parse(e.data) }));
+  c.es.addEventListener('error', () => c.errors.push({ at: Date.now(), readyState: c.es.readyState }));
+  return c;
+}
+
+async function waitFor<T>(read: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+const open: Client[] = [];
+const closeAll = () => open.splice(0).forEach((c) => c.es.close());
+
+describe('the price stream through npm start', () => {
+  let fake: FakeUpstream;
+  let app: App;
+  beforeAll(async () => {
+    fake = await FakeUpstream.start();
+    // The whole server as deployed: the response cache and compression in front.
+    app = await App.start({ env: { ...fake.env(), ...clock, CACHE_TTL_S: String(TTL_S), STREAM_HEARTBEAT_S: '1', RESPONSE_CACHE: 'on' } });
+  });
+  afterAll(async () => {
+    closeAll();
+    await app?.stop();
+    await fake?.close();
+  });
+
+  it('a Node EventSource gets the current state within a second, and the numbers are spot’s', async () => {
+    const t0 = Date.now();
+    const c = listen(`${app.url}/api/v1/stream?currency=EUR&unit=gram`);
+    open.push(c);
+    const first = await waitFor(() => c.events[0], 5000, 'first event');
+    expect(first.at - t0).toBeLessThan(1000);
+    const e = PriceEvent.parse(first.data);
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body;
+    expect(e).toMatchObject({ currency: 'EUR', unit: 'gram', price: spot.xau.price, fx_rate: spot.fx_rate, market: spot.market });
+    expect(e.data_state).toMatchObject({ status: 'fresh', as_of: spot.data_state.as_of });
+    for (const [metal, field] of [
+      ['gold', 'spot_usd_oz'],
+      ['silver', 'silver_usd_oz'],
+      ['platinum', 'platinum_usd_oz'],
+      ['palladium', 'palladium_usd_oz'],
+    ] as const) {
+      expect(e.metals[metal].usd_oz, metal).toBe(spot[field]);
+      expect(e.metals[metal].data_state.status, metal).toBe(spot.groups[metal].status);
+      expect(e.change_pct[metal], metal).toBe(spot[metal === 'gold' ? 'change' : `${metal}_change`].change_pct);
+    }
+    // Silver per gram in euros, rounded as spot rounds a gram price (4 decimals).
+    expect(e.silver).toBe(Math.round(((spot.silver_usd_oz * spot.fx_rate) / 31.1034768) * 1e4) / 1e4);
+    expect(Number(first.id)).toBe(Math.max(...Object.values(e.metals).map((m) => Date.parse(m.data_state.as_of!))));
+    closeAll();
+  });
+
+  it('a new upstream price reaches every client within one refresh interval, equal to spot’s; clients cause no upstream calls', async () => {
+    const clients = Array.from({ length: 8 }, (_, i) => listen(`${app.url}/api/v1/stream${i % 2 ? '?currency=USD' : ''}`));
+    open.push(...clients);
+    for (const c of clients) await waitFor(() => c.events[0], 5000, 'first event');
+    const next = gold.price + 4.25;
+    fake.set('gold', goldAt(next));
+    const changedAt = Date.now();
+    for (const c of clients) {
+      const got = await waitFor(() => c.events.find((x) => x.data.price === next), WITHIN_MS, 'the new price');
+      expect(got.at - changedAt).toBeLessThan(WITHIN_MS);
+    }
+    expect((await app.json('/api/v1/spot?compact=1')).body.xau.price).toBe(next);
+
+    // Eight clients for five seconds: the reads of one instance, one gold call per TTL at most.
+    fake.resetCalls();
+    await sleep(5000);
+    expect(fake.calls.gold).toBeLessThanOrEqual(5 / TTL_S + 1);
+    expect(fake.calls.gold).toBeGreaterThan(0);
+    closeAll();
+  });
+
+  it('outage: the last real price flagged stale, nothing invented; recovery: fresh again', async () => {
+    const c = listen(`${app.url}/api/v1/stream`);
+    open.push(c);
+    const before = PriceEvent.parse((await waitFor(() => c.events[0], 5000, 'first event')).data);
+    expect(before.data_state.status).toBe('fresh');
+    fake.set('gold', { mode: 'status', status: 500 }).set('quotes:XAU', { mode: 'refuse' });
+    const stale = await waitFor(() => c.events.find((x) => x.data.data_state.status === 'stale'), WITHIN_MS + 5000, 'stale');
+    expect(stale.data.price).toBe(before.price);
+    expect(stale.data.metals.gold.usd_oz).toBe(before.metals.gold.usd_oz);
+    // Silver kept its own sources: its state is its own.
+    expect(stale.data.metals.silver.data_state.status).toBe('fresh');
+    fake.reset();
+    await waitFor(() => c.events.find((x) => x.at > stale.at && x.data.data_state.status === 'fresh'), WITHIN_MS + 6000, 'fresh again');
+    closeAll();
+  });
+
+  it('a quiet stream gets a heartbeat comment; events arrive one by one, not held back by compression or the cache', async () => {
+    // As a browser asks: compression accepted. Two clients of the same URL: the cache neither holds nor shares it.
+    const ask = () =>
+      new Promise<{ res: http.IncomingMessage; blocks: { at: number; text: string }[] }>((resolve, reject) => {
+        const req = http.get(
+          `${app.url}/api/v1/stream?currency=GBP`,
+          { headers: { 'accept-encoding': 'br, gzip', accept: 'text/event-stream' } },
+          (res) => {
+            const blocks: { at: number; text: string }[] = [];
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              text += chunk;
+              let cut: number;
+              while ((cut = text.indexOf('\n\n')) !== -1) {
+                blocks.push({ at: Date.now(), text: text.slice(0, cut) });
+                text = text.slice(cut + 2);
+              }
+            });
+            resolve({ res, blocks });
+          },
+        );
+        req.on('error', reject);
+      });
+    const [a, b] = await Promise.all([ask(), ask()]);
+    for (const { res, blocks } of [a, b]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['x-cache']).toBeUndefined();
+      expect(res.headers['cache-control']).toBe('no-store, no-transform');
+      expect(res.headers['x-accel-buffering']).toBe('no');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      await waitFor(() => blocks.find((x) => x.text.includes('event: price')), 3000, 'first event');
+    }
+    // Heartbeats, each on its own as it is written (a buffering layer would hand them over together).
+    const beats = await waitFor(() => (a.blocks.filter((x) => x.text === ': heartbeat').length >= 2 ? a.blocks : undefined), 6000, 'heartbeats');
+    const [h1, h2] = beats.filter((x) => x.text === ': heartbeat');
+    expect(h2.at - h1.at).toBeGreaterThan(500);
+    // The time from the upstream's change to the event at the client.
+    const next = gold.price - 2.75;
+    fake.set('gold', goldAt(next));
+    const changedAt = Date.now();
+    // The stream is in pounds: gold's USD price is in `metals`.
+    const got = await waitFor(() => a.blocks.find((x) => x.text.includes(`"usd_oz":${next},`)), WITHIN_MS, 'the new price');
+    console.log(`[stream] upstream change to event through npm start: ${got.at - changedAt} ms`);
+    expect(got.at - changedAt).toBeLessThan(WITHIN_MS);
+    a.res.destroy();
+    b.res.destroy();
+  });
+
+  it('a bad currency or unit is a 400 JSON before any stream; HEAD and OPTIONS answer as every route', async () => {
+    const bad = await app.json('/api/v1/stream?currency=XYZ');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('Unsupported currency: XYZ');
+    expect(bad.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await app.json('/api/v1/stream?unit=stone')).status).toBe(400);
+    const head = await app.get('/api/v1/stream', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const options = await app.get('/api/v1/stream', { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    const post = await app.json('/api/v1/stream', { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('the stream’s end, the cap and the switch', () => {
+  it('ends after STREAM_MAX_S with a last comment; EventSource reconnects with Last-Event-ID and gets the current state at once', async () => {
+    const fake = await FakeUpstream.start();
+    const app = await App.start({ env: { ...fake.env(), ...clock, CACHE_TTL_S: String(TTL_S), STREAM_MAX_S: '2' } });
+    try {
+      const res = await app.get('/api/v1/stream');
+      const raw = new SseReader(res.body!);
+      await raw.end(6000);
+      expect(raw.blocks.at(-1)!.comment).toMatch(/ends after 2 s/);
+
+      const c = listen(`${app.url}/api/v1/stream`);
+      const first = await waitFor(() => c.events[0], 5000, 'first event');
+      // The server ends it; EventSource waits the `retry` (5 s) and comes back by itself.
+      const again = await waitFor(() => c.events.find((x) => x.at > first.at), 2000 + 5000 + 3000, 'the event after the reconnect');
+      expect(c.connections).toHaveLength(2);
+      expect(c.connections[0].get('last-event-id')).toBeNull();
+      expect(c.connections[1].get('last-event-id')).toBe(first.id);
+      // Only the latest state, at once on the new connection: the same id, since no price moved.
+      expect(again.id).toBe(first.id);
+      expect(c.errors.length).toBeGreaterThanOrEqual(1);
+      c.es.close();
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  }, 60_000);
+
+  it('over STREAM_MAX_CLIENTS: 503 JSON with Retry-After, and EventSource gives up (widgets then poll); a slot frees when a client leaves', async () => {
+    const fake = await FakeUpstream.start();
+    const app = await App.start({ env: { ...fake.env(), ...clock, STREAM_MAX_CLIENTS: '2' } });
+    try {
+      const a = listen(`${app.url}/api/v1/stream`);
+      const b = listen(`${app.url}/api/v1/stream?currency=EUR`);
+      for (const c of [a, b]) await waitFor(() => c.events[0], 5000, 'first event');
+      const full = await app.json('/api/v1/stream');
+      expect(full.status).toBe(503);
+      expect(full.headers.get('retry-after')).toBe('30');
+      expect(full.body.error).toMatch(/as many price streams/);
+      expect(full.body.data_state.status).toBe('fresh');
+      const refused = listen(`${app.url}/api/v1/stream`);
+      await waitFor(() => refused.errors[0], 5000, 'an error');
+      expect(refused.es.readyState).toBe(EventSource.CLOSED);
+      // One leaves: its slot is free as soon as the server sees the connection go.
+      a.es.close();
+      const deadline = Date.now() + 3000;
+      let status = 0;
+      while (status !== 200 && Date.now() < deadline) {
+        const res = await app.get('/api/v1/stream');
+        status = res.status;
+        await res.body?.cancel();
+        if (status !== 200) await sleep(50);
+      }
+      expect(status).toBe(200);
+      b.es.close();
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+
+  it('STREAM=off: 503 JSON', async () => {
+    const fake = await FakeUpstream.start();
+    const app = await App.start({ env: { ...fake.env(), STREAM: 'off' } });
+    try {
+      const off = await app.json('/api/v1/stream');
+      expect(off.status).toBe(503);
+      expect(off.body.error).toMatch(/turned off/);
+      expect(off.headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+
+  it('never seen: null prices, unavailable, no id; the first real price turns it fresh', async () => {
+    const fake = await FakeUpstream.start();
+    for (const route of ['gold', 'silver', 'platinum', 'palladium', 'quotes'] as const) fake.set(route, { mode: 'refuse' });
+    const app = await App.start({ env: { ...fake.env(), ...clock, CACHE_TTL_S: String(TTL_S) } });
+    try {
+      const res = await app.get('/api/v1/stream');
+      const raw = new SseReader(res.body!);
+      const first = await raw.next((b) => b.event === 'price', 5000);
+      const e = PriceEvent.parse(JSON.parse(first.data!));
+      expect(first.id).toBeUndefined();
+      expect([e.price, e.silver, e.platinum, e.palladium, e.bid, e.ask]).toEqual([null, null, null, null, null, null]);
+      expect(e.data_state).toMatchObject({ status: 'unavailable', as_of: null, source: null });
+      expect(Object.values(e.change_pct)).toEqual([null, null, null, null]);
+      fake.reset();
+      const fresh = await raw.next((b) => b.event === 'price' && JSON.parse(b.data!).data_state.status === 'fresh', 10_000);
+      expect(JSON.parse(fresh.data!).price).toBe(gold.price);
+      await raw.close();
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+});

@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as spot from '@/app/api/v1/spot/route';
+import * as stream from '@/app/api/v1/stream/route';
+import { streamHub } from '@/lib/http/stream-hub';
+import { ErrorBody } from '@/lib/schemas/common';
+import { PriceEvent } from '@/lib/schemas/stream';
+import { checkContract } from '../../support/contract';
+import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { SseReader } from '../../support/sse';
+
+// The stream route called in process (decisions §21): Request in, a text/event-stream out, read block by
+// block. The hub, its one timer and its fan-out are the real ones; every upstream is the fake.
+
+const gold = fixture('goldapi-price-XAU.json');
+
+let fake: FakeUpstream;
+const open: SseReader[] = [];
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
+  vi.stubEnv('DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-stream-')));
+  vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
+  vi.stubEnv('CACHE_TTL_S', '1');
+  // A short heartbeat also makes the hub's turn short (half of it): these tests wait less.
+  vi.stubEnv('STREAM_HEARTBEAT_S', '0.5');
+});
+afterAll(async () => {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+  vi.unstubAllEnvs();
+  await fake?.close();
+});
+
+async function connect(query = '', headers: Record<string, string> = {}) {
+  const res = await stream.GET(new Request(`http://t/api/v1/stream${query}`, { headers }));
+  if (res.status !== 200) {
+    const body = await res.json();
+    checkContract('/api/v1/stream', res.status, body);
+    return { res, body, sse: null };
+  }
+  const sse = new SseReader(res.body!);
+  open.push(sse);
+  return { res, body: null, sse };
+}
+
+async function closeAll() {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+  // The hub notices a cancelled body at once.
+  await expect.poll(() => streamHub().size).toBe(0);
+}
+
+const spotOf = async (q: string) => (await spot.GET(new Request(`http://t/api/v1/spot?compact=1&${q}`))).json();
+
+describe('the price stream in process', () => {
+  it('never seen: the first event says so with null prices, nothing invented', async () => {
+    for (const route of ['gold', 'silver', 'platinum', 'palladium', 'quotes'] as const) fake.set(route, { mode: 'refuse' });
+    const { res, sse } = await connect();
+    expect(res.status).toBe(200);
+    const first = PriceEvent.parse(JSON.parse((await sse!.next((b) => b.event === 'price')).data!));
+    expect(first.price).toBeNull();
+    expect(first.bid).toBeNull();
+    expect(first.data_state).toMatchObject({ status: 'unavailable', as_of: null });
+    expect(first.metals.gold).toMatchObject({ usd_oz: null, change: null });
+    expect(sse!.blocks.find((b) => b.event === 'price')!.id).toBeUndefined();
+    // The sources answer again: the same stream turns fresh by itself.
+    fake.reset();
+    await sse!.next((b) => b.event === 'price' && JSON.parse(b.data!).data_state.status === 'fresh', 8000);
+    await closeAll();
+  });
+
+  it('answers at once: headers, retry, then the current state, equal to spot in the same currency and unit', async () => {
+    const t0 = Date.now();
+    const { res, sse } = await connect('?currency=eur&unit=gram');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const price = await sse!.next((b) => b.event === 'price');
+    expect(price.at - t0).toBeLessThan(1000);
+    expect(sse!.blocks[0]).toMatchObject({ retry: 5000 });
+    const e = PriceEvent.parse(JSON.parse(price.data!));
+    const s = await spotOf('currency=EUR&unit=gram');
+    expect(e).toMatchObject({ currency: 'EUR', unit: 'gram', price: s.xau.price, fx_rate: s.fx_rate });
+    expect(e.data_state.status).toBe('fresh');
+    expect(e.data_state.as_of).toBe(s.data_state.as_of);
+    expect(e.metals.gold.usd_oz).toBe(s.spot_usd_oz);
+    expect(e.metals.silver.usd_oz).toBe(s.silver_usd_oz);
+    expect(e.market).toEqual(s.market);
+    expect(Number(price.id)).toBe(Math.max(...Object.values(e.metals).map((m) => Date.parse(m.data_state.as_of!))));
+    await closeAll();
+  });
+
+  it('a new upstream price reaches every client within the refresh interval; quiet streams get a heartbeat', async () => {
+    const clients = await Promise.all(Array.from({ length: 20 }, () => connect('?currency=USD')));
+    for (const c of clients) await c.sse!.next((b) => b.event === 'price');
+    // Nothing changes: a comment line within the heartbeat (plus the timer's turn).
+    await clients[0].sse!.next((b) => b.comment === 'heartbeat', 3000);
+    const next = { ...gold, price: gold.price + 3.5, updatedAt: new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z') };
+    fake.set('gold', { mode: 'json', body: next });
+    const changedAt = Date.now();
+    for (const c of clients) {
+      const b = await c.sse!.next((x) => x.event === 'price' && JSON.parse(x.data!).price === next.price, 5000);
+      // TTL 1 s plus the hub's turn.
+      expect(b.at - changedAt).toBeLessThan(3000);
+    }
+    const s = await spotOf('currency=USD');
+    expect(s.xau.price).toBe(next.price);
+    await closeAll();
+  });
+
+  it('a reconnect with Last-Event-ID gets the current state at once, no replay', async () => {
+    const { sse } = await connect('', { 'last-event-id': '1' });
+    await sse!.next((b) => b.event === 'price', 1000);
+    expect(sse!.prices).toHaveLength(1);
+    await closeAll();
+  });
+
+  it('ends after STREAM_MAX_S with a last comment', async () => {
+    vi.stubEnv('STREAM_MAX_S', '1');
+    try {
+      const { sse } = await connect();
+      const t0 = Date.now();
+      await sse!.end(5000);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(750);
+      expect(sse!.blocks.at(-1)!.comment).toMatch(/ends after 1 s/);
+      await expect.poll(() => streamHub().size).toBe(0);
+    } finally {
+      vi.stubEnv('STREAM_MAX_S', '3600');
+    }
+  });
+
+  it('over STREAM_MAX_CLIENTS: 503 JSON with Retry-After; a slot frees when a client leaves', async () => {
+    vi.stubEnv('STREAM_MAX_CLIENTS', '2');
+    try {
+      const a = await connect();
+      await connect();
+      const full = await connect();
+      expect(full.res.status).toBe(503);
+      ErrorBody.parse(full.body);
+      expect(full.res.headers.get('retry-after')).toBe('30');
+      expect(full.res.headers.get('cache-control')).toBe('no-store');
+      await a.sse!.close();
+      await expect.poll(() => streamHub().size).toBe(1);
+      expect((await connect()).res.status).toBe(200);
+      await closeAll();
+    } finally {
+      vi.stubEnv('STREAM_MAX_CLIENTS', '2000');
+    }
+  });
+
+  it('STREAM=off: 503 JSON', async () => {
+    vi.stubEnv('STREAM', 'off');
+    try {
+      const r = await connect();
+      expect(r.res.status).toBe(503);
+      expect(r.body.error).toMatch(/turned off/);
+    } finally {
+      vi.stubEnv('STREAM', 'on');
+    }
+  });
+
+  it('a bad currency or unit is a 400 JSON before any stream starts', async () => {
+    const c = await connect('?currency=XYZ');
+    expect(c.res.status).toBe(400);
+    expect(c.body.error).toBe('Unsupported currency: XYZ');
+    expect(c.body.supported).toContain('EUR');
+    const u = await connect('?unit=stone');
+    expect(u.res.status).toBe(400);
+    expect(u.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht');
+    expect(streamHub().size).toBe(0);
+  });
+
+  it('HEAD and OPTIONS answer as every route; other methods 405', async () => {
+    const head = await stream.GET(new Request('http://t/api/v1/stream', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(head.body).toBeNull();
+    expect(streamHub().size).toBe(0);
+    expect((await stream.OPTIONS(new Request('http://t/api/v1/stream', { method: 'OPTIONS' }))).status).toBe(204);
+    const post = await stream.POST(new Request('http://t/api/v1/stream', { method: 'POST' }));
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});

@@ -1,0 +1,206 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ChartSymbol } from '../../lib/reference/instruments';
+import type { Chart } from '../../lib/schemas/chart';
+import type { DataState } from '../../lib/schemas/common';
+import type { History } from '../../lib/schemas/history';
+import type { Intraday } from '../../lib/schemas/intraday';
+import { chartTitle, isRate, symbolLabel } from '../chart';
+import { fill, money, number, percent, updated } from '../format';
+import { staleBadge } from '../price';
+import { drawFrame, type LinePoint } from '../scripts/line-frame';
+import { field, setText } from '../scripts/shared';
+import { app, connect, reader } from './host';
+
+// The chart view (ui://gold/chart): the series of a get_gold_history, get_gold_intraday or
+// compare_gold_to_asset result as the chart widget's first frame draws it (one line, its high and
+// low, its first and last times), the value under the pointer, and range buttons that ask the same
+// tool again through the host (`tools/call`). It never fetches: every figure is a tool's result.
+
+type ToolName = 'get_gold_history' | 'get_gold_intraday' | 'compare_gold_to_asset';
+
+/** What is drawn: one series and the words around it. */
+interface Drawn {
+  tool: ToolName;
+  symbol: ChartSymbol;
+  points: LinePoint[];
+  currency: string;
+  state: DataState;
+  /** compare_gold_to_asset: each series' change over the range. */
+  legend?: string;
+}
+
+/** The range argument each tool takes, the values the buttons offer and the one the tool assumes. */
+const RANGES: Record<ToolName, { arg: 'range' | 'hours'; values: (string | number)[]; fallback: string | number }> = {
+  get_gold_history: { arg: 'range', values: ['1m', '3m', '1y', '5y'], fallback: '1y' },
+  compare_gold_to_asset: { arg: 'range', values: ['1m', '3m', '1y', '5y'], fallback: '1y' },
+  get_gold_intraday: { arg: 'hours', values: [6, 12, 24, 48], fallback: 24 },
+};
+const RANGE_WORD = { '1m': 'r1mo', '3m': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const;
+/** A metal's chart symbol from its lower-case symbol (the intraday `symbol`; a history `symbol` such as XAGUSD starts with it). */
+const METAL_CHART: Record<string, ChartSymbol> = { xau: 'xau', xag: 'silver', xpt: 'platinum', xpd: 'palladium' };
+const metalChart = (symbol: unknown): ChartSymbol => METAL_CHART[String(symbol).slice(0, 3).toLowerCase()] ?? 'xau';
+
+let result: CallToolResult | undefined;
+let drawn: Drawn | null = null;
+/** The arguments of the call shown, as the host passed them (`ui/notifications/tool-input`). */
+let input: Record<string, unknown> = {};
+let tool: ToolName | undefined;
+
+const box = field('chart')!;
+const dark = () => {
+  const theme = document.documentElement.dataset.theme;
+  return theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+};
+const value = (v: number) => (drawn && isRate(drawn.symbol) ? number(v, reader.locale, 4) : money(v, drawn?.currency ?? 'USD', reader.locale));
+const when = (time: number) =>
+  new Intl.DateTimeFormat(
+    reader.locale,
+    // A daily bar is a date: read in UTC, it is the same date everywhere.
+    tool === 'get_gold_intraday' ? { dateStyle: 'medium', timeStyle: 'short', timeZone: reader.timeZone } : { dateStyle: 'medium', timeZone: 'UTC' },
+  ).format(new Date(time * 1000));
+
+/** The series of a result, or null when it has none (unavailable, refused, failed). */
+function seriesOf(r: CallToolResult | undefined): Drawn | null {
+  const body = (r?.isError ? undefined : r?.structuredContent) as Record<string, unknown> | undefined;
+  if (!body?.data_state) return null;
+  const state = body.data_state as DataState;
+  if (isChart(body.gold) && isChart(body.asset)) {
+    const { gold, asset } = body as unknown as { gold: Chart & { change_pct: number | null }; asset: Chart & { change_pct: number | null } };
+    const change = (c: typeof gold) => `${symbolLabel(c.symbol, reader.t)} ${c.change_pct === null ? '—' : percent(c.change_pct, reader.locale)}`;
+    const points = gold.points.map((p) => ({ time: p.t, value: p.c }));
+    return {
+      tool: 'compare_gold_to_asset',
+      symbol: 'xau',
+      points,
+      currency: gold.currency ?? 'USD',
+      state,
+      legend: `${change(gold)} · ${change(asset)}`,
+    };
+  }
+  if (!Array.isArray(body.points)) return null;
+  if (typeof body.hours === 'number') {
+    const b = body as unknown as Intraday;
+    return {
+      tool: 'get_gold_intraday',
+      symbol: metalChart(b.symbol),
+      points: b.points.map((p) => ({ time: p.t, value: p.p })),
+      currency: 'USD',
+      state,
+    };
+  }
+  if (body.interval === 'daily') {
+    const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c }));
+    return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, currency: 'USD', state };
+  }
+  return null;
+}
+
+function isChart(v: unknown): v is Chart {
+  return typeof v === 'object' && v !== null && Array.isArray((v as Chart).points) && typeof (v as Chart).symbol === 'string';
+}
+
+/** The tool that gave the result shown: read from its shape, else from the host's context. */
+function toolOf(d: Drawn | null): ToolName | undefined {
+  const named = app.getHostContext()?.toolInfo?.tool.name;
+  return d?.tool ?? (named && named in RANGES ? (named as ToolName) : tool);
+}
+
+function draw(): void {
+  const t = reader.t;
+  drawn = seriesOf(result);
+  tool = toolOf(drawn);
+  const symbol = drawn?.symbol ?? 'xau';
+  document.title = chartTitle(symbol, t);
+  field('main')?.setAttribute('aria-label', document.title);
+  setText('head', symbolLabel(symbol, t));
+  buttons();
+  if (!result) return;
+  const points = drawn?.points ?? [];
+  const last = points[points.length - 1];
+  setText('price', last ? value(last.value) : '');
+  drawFrame(box, points, dark() ? '#e0b53d' : '#a87b00', value, when);
+  setText('legend', drawn?.legend ?? '', !drawn?.legend);
+  setText('cross', resting());
+  fresh();
+}
+
+/** What the line under the chart says while no pointer is on it: why nothing is drawn, or nothing. */
+function resting(): string {
+  const n = drawn?.points.length ?? 0;
+  if (!result) return '';
+  return !drawn ? reader.t.chartUnavailable : n < 2 ? fill(reader.t.recording, { n: number(n, reader.locale, 0) }) : '';
+}
+
+/** The freshness line and the stale badge, aged from the series' own time. */
+function fresh(): void {
+  const state = drawn?.state;
+  const age = state?.as_of ? Math.max(0, (Date.now() - Date.parse(state.as_of)) / 1000) : null;
+  setText('fresh', age === null ? '' : updated(reader, age));
+  const badge = state?.status === 'stale' && age !== null ? staleBadge({ ...state, age_seconds: Math.floor(age) }, reader) : '';
+  setText('badge', badge, !badge);
+}
+
+/** The range buttons of the tool shown, the current range pressed. */
+function buttons(): void {
+  const group = field('ranges')!;
+  const ranges = tool && RANGES[tool];
+  group.hidden = !ranges;
+  group.setAttribute('aria-label', reader.t.range);
+  if (!ranges) return group.replaceChildren();
+  const body = result?.structuredContent as { range?: string; hours?: number } | undefined;
+  const current = input[ranges.arg] ?? body?.[ranges.arg] ?? ranges.fallback;
+  const hours = new Intl.NumberFormat(reader.locale, { style: 'unit', unit: 'hour', unitDisplay: 'narrow' });
+  group.replaceChildren(
+    ...ranges.values.map((v) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = typeof v === 'number' ? hours.format(v) : reader.t[RANGE_WORD[v as keyof typeof RANGE_WORD]];
+      b.setAttribute('aria-pressed', String(v === current));
+      b.addEventListener('click', () => void pick(ranges.arg, v));
+      return b;
+    }),
+  );
+}
+
+/** Asks the tool shown again, through the host, for another range; a single day of history becomes a range. */
+async function pick(arg: 'range' | 'hours', v: string | number): Promise<void> {
+  if (!tool) return;
+  const { date: _day, ...rest } = input;
+  input = { ...(tool === 'get_gold_history' ? rest : input), [arg]: v };
+  if (tool === 'compare_gold_to_asset' && input.symbol === undefined && drawn) input.symbol = assetArg(result);
+  buttons();
+  try {
+    result = await app.callServerTool({ name: tool, arguments: input });
+  } catch {
+    // The host could not ask: what is shown stays, and says the chart could not follow.
+    return setText('cross', reader.t.chartUnavailable);
+  }
+  draw();
+}
+
+/** compare_gold_to_asset's `symbol` for the asset shown (the tool spells Bitcoin `btc`). */
+function assetArg(r: CallToolResult | undefined): string | undefined {
+  const symbol = (r?.structuredContent as { asset?: Chart } | undefined)?.asset?.symbol;
+  return symbol === 'bitcoin' ? 'btc' : symbol;
+}
+
+/** The value under the pointer, read from the points as the frame spaces them. */
+box.addEventListener('pointermove', (e) => {
+  const points = drawn?.points ?? [];
+  const frame = box.querySelector('svg')?.getBoundingClientRect();
+  if (points.length < 2 || !frame?.width) return;
+  const at = Math.round(((e.clientX - frame.left) / frame.width) * (points.length - 1));
+  const p = points[Math.min(points.length - 1, Math.max(0, at))];
+  setText('cross', `${when(p.time)} · ${value(p.value)}`);
+});
+box.addEventListener('pointerleave', () => setText('cross', resting()));
+
+app.ontoolinput = (params) => {
+  input = { ...(params.arguments ?? {}) };
+};
+app.ontoolresult = (r) => {
+  result = r;
+  draw();
+};
+setInterval(fresh, 1000);
+void connect(draw);
