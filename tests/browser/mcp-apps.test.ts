@@ -253,10 +253,11 @@ describe('the chart view under the package’s own host', () => {
   });
 });
 
-// `UPDATE_SCREENSHOT=1`: the picture on /docs/mcp, both views as a host shows them in its answer, light and in English.
+// The picture on /docs/mcp: both views as a host shows them in its answer, light and in English. Every run
+// draws it and checks it; `UPDATE_SCREENSHOT=1` also writes it to public/docs/mcp-apps.png.
 // The recorded series ends months ago: the page's clock is set a few hours after its last bar, so the
 // freshness lines read as they would on a live deployment.
-it.runIf(process.env.UPDATE_SCREENSHOT)('docs screenshot: public/docs/mcp-apps.png', async () => {
+it('docs screenshot: both views drawn in a host, the picture public/docs/mcp-apps.png shows', async () => {
   const [price, history] = [await call('get_gold_price', {}), await call('get_gold_history', { range: '3m' })];
   const page = await browser.newPage({ viewport: { width: 444, height: 640 }, deviceScaleFactor: 1 });
   await page.clock.setFixedTime(Date.parse(history.structuredContent.data_state.as_of) + 5 * 3_600_000);
@@ -271,9 +272,12 @@ it.runIf(process.env.UPDATE_SCREENSHOT)('docs screenshot: public/docs/mcp-apps.p
   );
   await expect.poll(async () => (await hostState(page)).every((v) => v.initialized && v.heights.length)).toBe(true);
   for (const f of frames()) await f.waitForFunction(() => document.querySelector('[data-f="fresh"]')?.textContent);
-  const out = path.join(ROOT, 'public', 'docs', 'mcp-apps.png');
-  fs.mkdirSync(path.dirname(out), { recursive: true });
   const height = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
-  await page.screenshot({ path: out, clip: { x: 0, y: 0, width: 444, height } });
+  const png = await page.screenshot({ clip: { x: 0, y: 0, width: 444, height } });
+  // A real picture of both views: a PNG of the full width, taller than the two captions alone.
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.readUInt32BE(16)).toBe(444);
+  expect(height).toBeGreaterThan(300);
+  if (process.env.UPDATE_SCREENSHOT) fs.writeFileSync(path.join(ROOT, 'public', 'docs', 'mcp-apps.png'), png);
   await page.close();
 });
