@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
 import { App } from '../../support/app';
+import { expectedStats, r2 } from '../../support/bars';
 import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
-import { chartBody, dailyRows, nyMidnight, type OhlcRow } from '../../support/yahoo';
+import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
 
 // GET /api/v1/history on a 5-year body built from real daily OHLC rows; every statistic is
-// checked against this file's own computation from the same rows.
+// checked against the tests' own computation from the same rows (expectedStats, by plain date arithmetic).
 
 const all = dailyRows();
 // Five years back from the last row, as the upstream's range=5y would give.
@@ -18,35 +19,6 @@ const kept = rows.filter((r) => !nullDates.has(r.d));
 function body() {
   const bars = rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: nullDates.has(r.d) ? null : r.c }));
   return chartBody(bars);
-}
-
-// ---- the test's own statistics (docs/contract.md, History statistics), by plain date arithmetic ----
-const DAY = 86_400_000;
-const ms = (d: string) => Date.parse(`${d}T00:00:00Z`);
-const r2 = (n: number) => Math.round(n * 100) / 100;
-function expected(points: OhlcRow[]) {
-  const last = points[points.length - 1];
-  const within = (days: number) => points.filter((p) => ms(p.d) >= ms(last.d) - days * DAY);
-  const lo = (ps: OhlcRow[]) => r2(ps.reduce((m, p) => (p.l < m ? p.l : m), Infinity));
-  const hi = (ps: OhlcRow[]) => r2(ps.reduce((m, p) => (p.h > m ? p.h : m), -Infinity));
-  let prevYearClose: number | null = null;
-  let yearAgoClose: number | null = null;
-  for (const p of points) {
-    if (Number(p.d.slice(0, 4)) < Number(last.d.slice(0, 4))) prevYearClose = p.c;
-    if (ms(p.d) <= ms(last.d) - 365 * DAY) yearAgoClose = p.c;
-  }
-  return {
-    high_52w: hi(within(365)),
-    low_52w: lo(within(365)),
-    ranges: {
-      day: { low: r2(last.l), high: r2(last.h) },
-      week: { low: lo(within(7)), high: hi(within(7)) },
-      month: { low: lo(within(30)), high: hi(within(30)) },
-      year: { low: lo(within(365)), high: hi(within(365)) },
-    },
-    return_ytd_pct: prevYearClose === null ? null : r2((last.c / prevYearClose - 1) * 100),
-    return_1y_pct: yearAgoClose === null ? null : r2((last.c / yearAgoClose - 1) * 100),
-  };
 }
 
 let fake: FakeUpstream;
@@ -76,7 +48,7 @@ describe('GET /api/v1/history', () => {
 
   it('every statistic equals an independent computation', async () => {
     const { body } = await app.json('/api/v1/history');
-    const want = expected(kept);
+    const want = expectedStats(kept);
     expect(body.high_52w).toBe(want.high_52w);
     expect(body.low_52w).toBe(want.low_52w);
     expect(body.ranges).toEqual(want.ranges);
