@@ -54,7 +54,7 @@ export function llmsText(origin: string): string {
     `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
     `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
     `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
-    '- The price and converter widgets, the chart’s 1D range of gold and silver, and the landing page follow the price stream; `live=0` (`data-live="0"`) polls instead, and a browser without EventSource or a refused stream falls back to polling.',
+    '- The price and converter widgets, the chart’s 1D range of each metal, and the landing page follow the price stream; `live=0` (`data-live="0"`) polls instead, and a browser without EventSource or a refused stream falls back to polling.',
     '',
     '## Docs',
     '',

@@ -21,7 +21,9 @@ export default function WidgetsDocs({ origin }: OriginProps) {
         with their own tiny script (no framework runtime): the price is visible before any JavaScript runs, each new price is pushed to them as the
         service sees it (<a href="/docs/api#getStream">the price stream</a>), and they show a stale badge or &ldquo;unavailable&rdquo; rather than a
         made-up number. The chart widget draws its line at once as a light picture of the real points (high, low, first and last times); the
-        interactive chart with its crosshair starts when a pointer or keyboard focus comes to it.
+        interactive chart with its crosshair starts when a pointer or keyboard focus comes to it. Under its spot headline the chart says what the line
+        is: a metal&apos;s spot price recorded every 2 minutes (1D), its daily spot bars where they reach back over the range, or otherwise COMEX
+        futures, labelled as such in the widget&apos;s language.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>
@@ -40,10 +42,10 @@ export default function WidgetsDocs({ origin }: OriginProps) {
       <h2 id="live">Live updates</h2>
       <p>
         The price and converter widgets follow <code>GET /api/v1/stream</code>: a new price shows within a second or two of the service seeing it,
-        with no polling and no upstream call per reader. The chart&apos;s 1D line of gold and silver adds each pushed price between the 2-minute
-        refreshes of its recorded series. With <code>live=0</code> (<code>data-live=&quot;0&quot;</code> on the script tag or the place) a widget
-        polls at the data&apos;s cache time instead (spot every 30 s). In a browser without EventSource, or when the stream is turned off, full or
-        keeps failing, a widget falls back to polling by itself and says nothing about it; a hidden tab holds no stream.
+        with no polling and no upstream call per reader. The chart&apos;s 1D line of a metal adds each pushed price between the 2-minute refreshes of
+        its recorded series. With <code>live=0</code> (<code>data-live=&quot;0&quot;</code> on the script tag or the place) a widget polls at the
+        data&apos;s cache time instead (spot every 30 s). In a browser without EventSource, or when the stream is turned off, full or keeps failing, a
+        widget falls back to polling by itself and says nothing about it; a hidden tab holds no stream.
       </p>
       <h2 id="languages">Languages</h2>
       <p>
