@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     // Integration files each start their own `next start`; two at a time suits a 2-core machine. Three
     // are faster (`.ci/run` 336–350 s against 395–414 s, BENCHMARKS §11), but under the extra load tests
-    // that time answers against bounds broke in four of six runs, each time a different one, so two it is.
+    // that time answers against bounds broke in five of six runs, each time a different one, so two it is.
     maxWorkers: 2,
     // The JSON report lets CI print one plain summary line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
