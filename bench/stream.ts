@@ -6,6 +6,7 @@ import http from 'node:http';
 import { App } from '../tests/support/app';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE, type RouteName } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
+import { blockSplitter } from '../tests/support/sse';
 import { load1 } from './measure';
 
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS || 1000);
@@ -38,21 +39,17 @@ function openStream(base: string, onPrice: (data: string) => void): Reader {
   const first = new Promise<void>((resolve, reject) => ((ready = resolve), (failed = reject)));
   const req = http.get(`${base}/api/v1/stream`, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
     if (res.statusCode !== 200) return failed(new Error(`HTTP ${res.statusCode}`));
-    let text = '';
     res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      text += chunk;
-      let cut: number;
-      while ((cut = text.indexOf('\n\n')) !== -1) {
-        const block = text.slice(0, cut);
-        text = text.slice(cut + 2);
+    res.on(
+      'data',
+      blockSplitter((block) => {
         const data = /^data: (.*)$/m.exec(block);
         if (data && block.startsWith('event: price')) {
           onPrice(data[1]);
           ready();
         }
-      }
-    });
+      }),
+    );
   });
   req.on('error', (err) => failed(err));
   return { first, close: () => req.destroy() };

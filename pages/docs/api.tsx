@@ -111,10 +111,10 @@ function Responses({ responses }: { responses: Record<string, { description: str
 }
 
 /** GET /api/v1/stream: pushed, not answered, so its own section (curl -N and EventSource instead of fetch, no caching). */
-function StreamSection({ origin, get }: { origin: string; get: { parameters: Param[]; responses: Record<string, { description: string }> } }) {
-  const op = STREAM_OPERATION;
+/** An endpoint's heading and summary, the anchor its section is labelled by. */
+function EndpointHeading({ op }: { op: { operationId: string; path: string; summary: string; description: string } }) {
   return (
-    <section className="endpoint" aria-labelledby={op.operationId}>
+    <>
       <h2 id={op.operationId}>
         <span className="method">GET</span>
         <code>{op.path}</code>
@@ -122,6 +122,15 @@ function StreamSection({ origin, get }: { origin: string; get: { parameters: Par
       <p>
         <strong>{op.summary}.</strong> {op.description}
       </p>
+    </>
+  );
+}
+
+function StreamSection({ origin, get }: { origin: string; get: { parameters: Param[]; responses: Record<string, { description: string }> } }) {
+  const op = STREAM_OPERATION;
+  return (
+    <section className="endpoint" aria-labelledby={op.operationId}>
+      <EndpointHeading op={op} />
       {/* Last-Event-ID, the one header, is EventSource's own business: the description says what it does. */}
       <Params params={get.parameters.filter((p) => p.in === 'query')} />
       <h3>Example</h3>
@@ -167,13 +176,7 @@ export default function ApiReference({ origin }: OriginProps) {
         const url = `${origin}${op.path}${exampleQuery(get.parameters)}`;
         return (
           <section key={op.path} className="endpoint" aria-labelledby={op.operationId}>
-            <h2 id={op.operationId}>
-              <span className="method">GET</span>
-              <code>{op.path}</code>
-            </h2>
-            <p>
-              <strong>{op.summary}.</strong> {op.description}
-            </p>
+            <EndpointHeading op={op} />
             <Params params={get.parameters} />
             <h3>Example</h3>
             <Code title="curl">{`curl '${url}'`}</Code>

@@ -13,6 +13,23 @@ export interface SseBlock {
   at: number;
 }
 
+/**
+ * Cuts text arriving in chunks into the stream's blocks (each ends with a blank line) and hands each
+ * complete one to `onBlock`; a block split across chunks waits for its end.
+ */
+export function blockSplitter(onBlock: (block: string) => void): (chunk: string) => void {
+  let text = '';
+  return (chunk) => {
+    text += chunk;
+    let cut: number;
+    while ((cut = text.indexOf('\n\n')) !== -1) {
+      const block = text.slice(0, cut);
+      text = text.slice(cut + 2);
+      onBlock(block);
+    }
+  };
+}
+
 export class SseReader {
   readonly blocks: SseBlock[] = [];
   ended = false;
@@ -66,17 +83,12 @@ export class SseReader {
 
   private async pump(): Promise<void> {
     const decoder = new TextDecoder();
-    let text = '';
+    const split = blockSplitter((block) => this.blocks.push(parse(block, Date.now())));
     try {
       for (;;) {
         const { done, value } = await this.reader.read();
         if (done) break;
-        text += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = text.indexOf('\n\n')) !== -1) {
-          this.blocks.push(parse(text.slice(0, cut), Date.now()));
-          text = text.slice(cut + 2);
-        }
+        split(decoder.decode(value, { stream: true }));
         this.wake();
       }
     } catch {

@@ -6,7 +6,7 @@ import { App } from '../../support/app';
 import { sleep } from '../../support/expect';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../../support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../../support/market';
-import { SseReader } from '../../support/sse';
+import { blockSplitter, SseReader } from '../../support/sse';
 
 // GET /api/v1/stream through `npm start` (server.mjs: method rules, the response cache, compression) with
 // real clients: the `eventsource` package (WHATWG EventSource for Node) and raw sockets where the bytes
@@ -144,16 +144,11 @@ describe('the price stream through npm start', () => {
           { headers: { 'accept-encoding': 'br, gzip', accept: 'text/event-stream' } },
           (res) => {
             const blocks: { at: number; text: string }[] = [];
-            let text = '';
             res.setEncoding('utf8');
-            res.on('data', (chunk: string) => {
-              text += chunk;
-              let cut: number;
-              while ((cut = text.indexOf('\n\n')) !== -1) {
-                blocks.push({ at: Date.now(), text: text.slice(0, cut) });
-                text = text.slice(cut + 2);
-              }
-            });
+            res.on(
+              'data',
+              blockSplitter((text) => blocks.push({ at: Date.now(), text })),
+            );
             resolve({ res, blocks });
           },
         );
