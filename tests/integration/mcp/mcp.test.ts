@@ -24,8 +24,9 @@ let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
-  // A 1 s rate window keeps this file's many requests well under 120 per window; the sampler fills the intraday series.
-  app = await App.start({ env: { ...fake.env(), MCP_RATE_WINDOW_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '2' } });
+  // A 1 s rate window keeps this file's many requests well under 120 per window; the sampler fills the intraday series
+  // (it records only while the market is open: the app's calendar runs on a trading day, whatever the real time).
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), MCP_RATE_WINDOW_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '2' } });
   await waitFor(
     async () => (await app.json('/api/v1/intraday?hours=1')).body.count,
     (n) => n >= 2,

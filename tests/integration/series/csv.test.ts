@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../support/app';
 import { sleep, waitFor } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from '../../support/market';
 import { realChartHandler } from '../../support/yahoo';
 
 // `format=csv` on the series endpoints, against the built app on real recorded data: every row
@@ -13,7 +14,8 @@ let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
-  app = await App.start({ env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', CACHE_TTL_S: '1' } });
+  // The sampler records only while the market is open: the app's calendar runs on an ordinary trading day, whatever the real time.
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', CACHE_TTL_S: '1' } });
   await waitFor(
     async () => (await app.json('/api/v1/intraday?hours=1')).body.count,
     (n) => n >= 3,
