@@ -6,9 +6,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
-    // Integration files each start their own `next start`. Most of their time is waiting (TTLs, timeouts,
-    // a sampler's interval), so three at a time keep a 2-core machine busy; tests that bound a time
-    // measure only what they bound (the route loaded and the upstream warm first), which load does not move.
+    // Integration files each start their own `next start` and spend much of their time waiting (TTLs,
+    // timeouts, a sampler's interval), so three at a time keep a 2-core machine busy (BENCHMARKS §11).
+    // Tests that bound a time load the route and warm the upstream first, untimed, so the bound holds
+    // what it names and not a cold start slowed by the other files.
     maxWorkers: 3,
     // The JSON report lets CI print one plain summary line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],

@@ -33,15 +33,13 @@ export function futuresIsGold(query: { series?: string; symbol?: string }, ctx: 
   });
 }
 
-/** A calendar date, YYYY-MM-DD; anything else is the 400 `{error, valid}`. */
+/** A calendar date, YYYY-MM-DD; anything else, a value of another type too (an MCP argument), is the 400 `{error, valid}`. */
+const dateRefusal = (iss: { input?: unknown }) => refusal('date', iss.input, 'a date written YYYY-MM-DD');
 export const IsoDate = z
-  .string()
+  .string({ error: dateRefusal })
   .refine(
     (d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-    {
-      error: (iss) => `Invalid date: ${String(iss.input)}. Valid values: a date written YYYY-MM-DD`,
-      params: { valid: ['YYYY-MM-DD'] },
-    },
+    { error: dateRefusal, params: { valid: ['YYYY-MM-DD'] } },
   );
 
 export const HistoryQuery = z

@@ -125,6 +125,8 @@ describe('a bad argument is refused in one wording: the argument, the value or "
     ['get_gold_price', { unit: 'stone' }, 'Unsupported unit: stone. Valid values: oz, gram, kg'],
     ['get_gold_price', { currency: 5 }, 'Invalid currency: 5. Valid values: an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported)'],
     ['get_central_bank_reserves', { country: 5 }, 'Invalid country: 5. Valid values: part of a country name or an ISO3 code'],
+    ['get_gold_history', { date: 20240301 }, 'Invalid date: 20240301. Valid values: a date written YYYY-MM-DD'],
+    ['get_gold_history', { date: '03/01/2024' }, 'Invalid date: 03/01/2024. Valid values: a date written YYYY-MM-DD'],
   ];
   for (const [name, args, text] of cases) {
     it(`${name} ${JSON.stringify(args)}`, async () => {
