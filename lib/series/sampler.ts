@@ -18,7 +18,7 @@ export type SampleSymbol = IntradaySymbol;
 /** The store key of each metal's series. */
 export const SERIES = Object.fromEntries(METALS.map((m) => [m.intraday, `intraday:${m.intraday}`])) as Record<SampleSymbol, string>;
 
-export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'no fresh price' | 'store unavailable' | 'market closed';
+export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'bucket over' | 'no fresh price' | 'store unavailable' | 'market closed';
 
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
   if (marketNow(nowMs).status === 'closed')
@@ -26,6 +26,11 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
   const interval = config.sampleIntervalS();
   const t = Math.floor(nowMs / 1000);
   const bucket = Math.floor(t / interval);
+  // A bucket may be claimed until an interval after it ends, and its claim outlives that moment by another
+  // interval: a sampler whose price came later records nothing, so no late claim can find the first one
+  // expired and record the bucket twice, however slow the upstream or the store.
+  const claimUntilS = (bucket + 2) * interval;
+  const started = Date.now();
   const store = getStore();
   const result = {} as Record<SampleSymbol, SampleOutcome>;
   await Promise.all(
@@ -37,8 +42,13 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
         result[symbol] = 'no fresh price';
         return;
       }
+      const nowS = t + (Date.now() - started) / 1000;
+      if (nowS >= claimUntilS) {
+        result[symbol] = 'bucket over';
+        return;
+      }
       // Claim only with a real price in hand, so a failed fetch never burns the bucket.
-      if (!(await store.claim(`sample:${symbol}:${interval}:${bucket}`, interval * 2))) {
+      if (!(await store.claim(`sample:${symbol}:${interval}:${bucket}`, Math.ceil(claimUntilS - nowS) + interval))) {
         result[symbol] = 'bucket already sampled';
         return;
       }

@@ -57,6 +57,26 @@ describe('sampler', () => {
     expect((await points('xpd')).map((p) => p.p)).toEqual([fixture(PRIMARY_FIXTURE.XPD).price]);
     fake.reset();
   });
+
+  it('a price that comes after its bucket could still be claimed records nothing, so no bucket is sampled twice', async () => {
+    // 1 s buckets; gold's two sources answer in 2.5 s, past the moment its bucket could still be claimed
+    // (an interval after the bucket's end). The other metals answer at once and are recorded.
+    Object.assign(process.env, { SAMPLE_INTERVAL_S: '1', UPSTREAM_TIMEOUT_MS: '5000', CACHE_TTL_S: '1' });
+    fake.set('gold', { mode: 'ok', delayMs: 2500 }).set('quotes:XAU', { mode: 'ok', delayMs: 2500 });
+    await new Promise((r) => setTimeout(r, 1100)); // past the TTL: every metal is read again
+    const before = (await points('xau')).length;
+    const at = ny('2026-11-24T10:05:00-05:00');
+    try {
+      expect(await lib.sampler.sampleOnce(at)).toEqual({ xau: 'bucket over', xag: 'recorded', xpt: 'recorded', xpd: 'recorded' });
+      expect(await points('xau')).toHaveLength(before);
+      // The bucket was not claimed either: it is over, and nothing may record it.
+      expect(await lib.store.getStore().claim(`sample:xau:1:${Math.floor(at / 1000)}`, 5)).toBe(true);
+    } finally {
+      Object.assign(process.env, { SAMPLE_INTERVAL_S: '120', UPSTREAM_TIMEOUT_MS: '1000' });
+      delete process.env.CACHE_TTL_S;
+      fake.reset();
+    }
+  });
 });
 
 describe('intraday state across a closure', () => {
