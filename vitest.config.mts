@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/support/longest-first';
 
 // Two projects: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
 // answers in seconds; `integration` starts the built app, redis-server and Chromium. `npm test`
@@ -11,6 +12,7 @@ export default defineConfig({
     // Tests that bound a time load the route and warm the upstream first, untimed, so the bound holds
     // what it names and not a cold start slowed by the other files.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     // The JSON report lets CI print one plain summary line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 60_000,
