@@ -1,9 +1,13 @@
 import { sleep } from './expect';
 
-/** Waits for the start of the next clock-aligned window of `windowS` seconds; the check says whether it still runs. */
-export async function windowStart(windowS: number): Promise<() => boolean> {
+/**
+ * Waits, if need be, for a clock-aligned window of `windowS` seconds with at least `needS` of it left (by
+ * default a whole one, from its start); the check says whether that window still runs.
+ */
+export async function windowStart(windowS: number, needS = windowS): Promise<() => boolean> {
   const ms = windowS * 1000;
-  await sleep(ms - (Date.now() % ms) + 50);
+  const left = ms - (Date.now() % ms);
+  if (left < needS * 1000) await sleep(left + 50);
   const index = Math.floor(Date.now() / ms);
   return () => Math.floor(Date.now() / ms) === index;
 }
