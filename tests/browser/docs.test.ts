@@ -14,6 +14,33 @@ import { realChartHandler } from '../support/yahoo';
 const PAGES = ['/', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog'];
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The scripts a page loads, by path, in the order it asks for them. */
+function scriptsOf(page: import('playwright-core').Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script') seen.push(new URL(req.url()).pathname);
+  });
+  return seen;
+}
+
+/** No framework code: the landing and the widget builder load their own small script, every other page none. */
+function expectOwnScripts(path: string, scripts: string[]) {
+  expect(
+    scripts.filter((s) => s.startsWith('/_next/')),
+    path,
+  ).toEqual([]);
+  const own = path === '/' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
+  if (own)
+    expect(
+      scripts.filter((s) => own.test(s)),
+      path,
+    ).toHaveLength(1);
+  else expect(scripts, path).toEqual([]);
+  // Every script is a content-hashed file of our own, or (for the widget examples) embed.js at the address publishers use.
+  for (const s of scripts)
+    expect(s, path).toMatch(path === '/docs/widgets' ? /^(\/w\/[\w-]+\.[A-Z0-9]+\.js|\/embed\.js)$/ : /^\/w\/[\w-]+\.[A-Z0-9]+\.js$/);
+}
+
 let fake: FakeUpstream;
 let app: App;
 let host: HostSite;
@@ -35,16 +62,18 @@ afterAll(async () => {
 
 describe('every docs page', () => {
   for (const path of PAGES) {
-    it(`${path}: renders with no console errors, no failed requests, no serious accessibility violations`, async () => {
+    it(`${path}: renders with no console errors, no failed requests, no serious accessibility violations, no framework code`, async () => {
       for (const scheme of ['light', 'dark'] as const) {
         const page = await browser.newPage({ colorScheme: scheme });
         const seen = watch(page);
+        const scripts = scriptsOf(page);
         const res = await page.goto(app.url + path);
         expect(res?.status()).toBe(200);
         await page.waitForLoadState('networkidle');
         expect(await page.locator('h1').count()).toBe(1);
         expect(seen.errors, `${path} ${scheme}`).toEqual([]);
         expect(seen.failed, `${path} ${scheme}`).toEqual([]);
+        expectOwnScripts(path, scripts);
         await page.addScriptTag({ content: axeSource });
         // The dark scheme changes colours only (custom properties in site/globals.css), so every rule
         // runs in the light scheme and the colour rule in both.
@@ -98,37 +127,13 @@ describe('every docs page', () => {
 });
 
 describe('what the site ships', () => {
-  /** The scripts a page loads, by path, in the order it asks for them. */
-  function scriptsOf(page: import('playwright-core').Page): string[] {
-    const seen: string[] = [];
-    page.on('request', (req) => {
-      if (req.resourceType() === 'script') seen.push(new URL(req.url()).pathname);
-    });
-    return seen;
-  }
-
-  it('no page loads framework code: the landing and the widget builder load their own small scripts, the others none', async () => {
-    for (const path of [...PAGES, '/no-such-page']) {
-      const page = await browser.newPage();
-      const scripts = scriptsOf(page);
-      await page.goto(app.url + path);
-      await page.waitForLoadState('networkidle');
-      expect(
-        scripts.filter((s) => s.startsWith('/_next/')),
-        path,
-      ).toEqual([]);
-      const own = path === '/' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
-      if (own)
-        expect(
-          scripts.filter((s) => own.test(s)),
-          path,
-        ).toHaveLength(1);
-      else expect(scripts, path).toEqual([]);
-      // Every script is a content-hashed file of our own, or (for the widget examples) embed.js at the address publishers use.
-      for (const s of scripts)
-        expect(s, path).toMatch(path === '/docs/widgets' ? /^(\/w\/[\w-]+\.[A-Z0-9]+\.js|\/embed\.js)$/ : /^\/w\/[\w-]+\.[A-Z0-9]+\.js$/);
-      await page.close();
-    }
+  it('the 404 page loads no framework code either (every other page is checked where it renders)', async () => {
+    const page = await browser.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(app.url + '/no-such-page');
+    await page.waitForLoadState('networkidle');
+    expectOwnScripts('/no-such-page', scripts);
+    await page.close();
   });
 
   it('the landing page asks for the chart library and the series only when the chart is about to be seen', async () => {
