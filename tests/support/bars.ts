@@ -5,6 +5,7 @@ import { IMPORT_HEADER, parseDailyCsv } from '@/lib/prices/bars-import';
 import { openEmbeddedStore } from '@/lib/store/embedded';
 import type { DailyBar } from '@/lib/store';
 import { fixtureText } from './fake-upstream';
+import { ohlcRows, type OhlcRow } from './yahoo';
 
 // Daily spot bars for tests, from real rows only: the broker's daily XAU/USD file in tests/fixtures
 // (gold-daily-ohlc-usd.csv, provenance in tests/fixtures/SOURCES.md), read as an operator's import file.
@@ -66,15 +67,8 @@ export function tenYearsFile(symbol: TenYearSymbol): string {
 }
 
 /** A metal's ten years read the plain way (split on commas), for computations independent of the import code. */
-export function tenYearsRows(symbol: TenYearSymbol): { d: string; o: number; h: number; l: number; c: number }[] {
-  return tenYearsFile(symbol)
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => {
-      const [d, o, h, l, c] = line.split(',');
-      return { d, o: Number(o), h: Number(h), l: Number(l), c: Number(c) };
-    });
+export function tenYearsRows(symbol: TenYearSymbol): OhlcRow[] {
+  return ohlcRows(tenYearsFile(symbol));
 }
 
 // ---- The tests' own reading of a series: written apart from lib/, from docs/contract.md by plain date arithmetic ----

@@ -10,9 +10,9 @@ export interface OhlcRow {
   c: number;
 }
 
-/** The real daily XAU/USD rows of tests/fixtures/gold-daily-ohlc-usd.csv. */
-export function dailyRows(): OhlcRow[] {
-  return fixtureText('gold-daily-ohlc-usd.csv')
+/** The rows of a daily file whose first five columns are date, open, high, low, close (after a header), read the plain way. */
+export function ohlcRows(csv: string): OhlcRow[] {
+  return csv
     .trim()
     .split('\n')
     .slice(1)
@@ -20,6 +20,11 @@ export function dailyRows(): OhlcRow[] {
       const [d, o, h, l, c] = line.split(',');
       return { d, o: Number(o), h: Number(h), l: Number(l), c: Number(c) };
     });
+}
+
+/** The real daily XAU/USD rows of tests/fixtures/gold-daily-ohlc-usd.csv. */
+export function dailyRows(): OhlcRow[] {
+  return ohlcRows(fixtureText('gold-daily-ohlc-usd.csv'));
 }
 
 // Made once: building a formatter costs about a millisecond, and five years of bars need thousands of look-ups.
