@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
+import module from 'node:module';
 import path from 'node:path';
 import compression from 'compression';
-import next from 'next';
 import { SOCKET_ADDRESS_HEADER } from './lib/http/public-origin.mjs';
 import { handleMethods } from './server/methods.mjs';
 import { responseCache } from './server/response-cache.mjs';
@@ -26,6 +26,11 @@ if (!fs.existsSync(path.join(root, distDir, 'BUILD_ID'))) {
 }
 
 process.env.NODE_ENV = 'production';
+// A start after the first loads Next and the built routes from V8's code cache on disk (NODE_COMPILE_CACHE,
+// else node-compile-cache in the system's temporary folder), about a third faster. Keyed by each file's
+// content, so a new build is never served old code; where the folder cannot be written, nothing changes.
+module.enableCompileCache();
+const { default: next } = await import('next');
 // Next hooks its WebSocket upgrade handler (development reloading and proxied rewrites, neither used
 // here) onto the server of the first request it sees, and that handler drops every request asking to
 // upgrade. It gets a stand-in, so such requests are answered like any other (server/methods.mjs).
