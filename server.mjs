@@ -10,6 +10,7 @@ import http from 'node:http';
 import module from 'node:module';
 import path from 'node:path';
 import compression from 'compression';
+import { runShutdown } from './lib/core/shutdown.mjs';
 import { SOCKET_ADDRESS_HEADER } from './lib/http/public-origin.mjs';
 import { handleMethods } from './server/methods.mjs';
 import { responseCache } from './server/response-cache.mjs';
@@ -67,7 +68,12 @@ server.listen(port, hostname, () => console.log(`Ready on http://${hostname === 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     server.close(() => process.exit(0));
+    // Open price streams end with a last comment (their clients reconnect to a running instance); answers
+    // under way get up to 5 s to finish. A kept-alive connection is closed once its answer is done: close()
+    // closes only the ones idle at the time.
+    runShutdown();
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 50).unref();
     setTimeout(() => process.exit(0), 5000).unref();
   });
 }

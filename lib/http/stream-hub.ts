@@ -1,4 +1,5 @@
 import { config } from '../core/config';
+import { onShutdown } from '../core/shutdown.mjs';
 import { eventId, eventKey, priceEvent, readLive, type LiveRead } from '../prices/live';
 import type { Unit } from '../reference/units';
 import { PRICE_EVENT, RETRY_MS, type PriceEvent } from '../schemas/stream';
@@ -142,7 +143,7 @@ export class StreamHub {
     const quietMs = config.stream.heartbeatS() * 1000;
     for (const group of [...this.groups.values()]) {
       for (const client of [...group.clients]) {
-        if (now - client.openedAt >= maxS * 1000) this.end(client, maxS);
+        if (now - client.openedAt >= maxS * 1000) this.end(client, `this stream ends after ${maxS} s; reconnect for the next one`);
         else if (now - client.lastWrite >= quietMs) this.send(client, HEARTBEAT, now);
       }
     }
@@ -182,9 +183,17 @@ export class StreamHub {
     return true;
   }
 
-  /** The stream's end before the platform's limit: a last comment, then EventSource reconnects by itself. */
-  private end(client: Client, maxS: number): void {
-    client.sink.write(bytes(commentBlock(`this stream ends after ${maxS} s; reconnect for the next one`)));
+  /**
+   * Ends every open stream: the instance is stopping (server.mjs runs this on SIGTERM), so its clients
+   * reconnect at once, to an instance that runs, instead of holding the shutdown until they leave.
+   */
+  endAll(): void {
+    for (const group of [...this.groups.values()]) for (const client of [...group.clients]) this.end(client, 'this instance is stopping; reconnect');
+  }
+
+  /** A stream's end: a last comment, then EventSource reconnects by itself. */
+  private end(client: Client, comment: string): void {
+    client.sink.write(bytes(commentBlock(comment)));
     client.sink.close();
     this.leave(client);
   }
@@ -202,7 +211,12 @@ const KEY = Symbol.for('goldapi.stream-hub');
 
 export function streamHub(): StreamHub {
   const g = globalThis as Record<symbol, StreamHub | undefined>;
-  return (g[KEY] ??= new StreamHub());
+  let hub = g[KEY];
+  if (!hub) {
+    g[KEY] = hub = new StreamHub();
+    onShutdown(() => hub!.endAll());
+  }
+  return hub;
 }
 
 /** The sink of a ReadableStream's controller: refuses a client that stopped reading. */

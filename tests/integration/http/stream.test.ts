@@ -262,6 +262,31 @@ describe('the stream’s end, the cap and the switch', () => {
     }
   });
 
+  it('SIGTERM: every open stream ends at once with a last comment, and the server exits without waiting out its 5 s grace', async () => {
+    const fake = await FakeUpstream.start();
+    const app = await App.start({ env: { ...fake.env(), ...clock, RESPONSE_CACHE: 'on' } });
+    try {
+      const readers = await Promise.all(
+        ['', '?currency=EUR&unit=gram'].map(async (query) => {
+          const raw = new SseReader((await app.get(`/api/v1/stream${query}`)).body!);
+          await raw.next((b) => b.event === 'price', 5000);
+          return raw;
+        }),
+      );
+      const t0 = Date.now();
+      await app.stop();
+      // A stream that held the shutdown would take the whole 5 s the server gives answers under way.
+      expect(Date.now() - t0).toBeLessThan(2500);
+      for (const raw of readers) {
+        await raw.end(1000);
+        expect(raw.blocks.at(-1)!.comment).toBe('this instance is stopping; reconnect');
+      }
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+
   it('STREAM=off: 503 JSON', async () => {
     const fake = await FakeUpstream.start();
     const app = await App.start({ env: { ...fake.env(), STREAM: 'off' } });

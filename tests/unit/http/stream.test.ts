@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as spot from '@/app/api/v1/spot/route';
 import * as stream from '@/app/api/v1/stream/route';
+import { runShutdown } from '@/lib/core/shutdown.mjs';
 import { streamHub } from '@/lib/http/stream-hub';
 import { ErrorBody } from '@/lib/schemas/common';
 import { PriceEvent } from '@/lib/schemas/stream';
@@ -130,6 +131,17 @@ describe('the price stream in process', () => {
     } finally {
       vi.stubEnv('STREAM_MAX_S', '3600');
     }
+  });
+
+  it("the server's shutdown (server.mjs on SIGTERM) ends every open stream with a last comment", async () => {
+    const streams = [(await connect()).sse!, (await connect('?currency=EUR&unit=gram')).sse!];
+    for (const sse of streams) await sse.next((b) => b.event === 'price', 5000);
+    runShutdown();
+    for (const sse of streams) {
+      await sse.end(1000);
+      expect(sse.blocks.at(-1)!.comment).toBe('this instance is stopping; reconnect');
+    }
+    expect(streamHub().size).toBe(0);
   });
 
   it('over STREAM_MAX_CLIENTS: 503 JSON with Retry-After; a slot frees when a client leaves', async () => {
