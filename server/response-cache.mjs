@@ -13,6 +13,7 @@
 //   stale-while-revalidate is served at once (`X-Cache: STALE`) while one background render refreshes it
 //   (that one, with no client, runs the app on an injected request, as does a HEAD miss); a refresh that
 //   fails (a server error, a render broken off) leaves the copy as it was, and the next stale request tries again;
+//   a render still running after 30 s frees its key: its waiters render their own, and a stale copy refreshes again;
 // - memory is bounded: least recently used entries go first (lru-cache, sized in bytes), and an entry's
 //   size counts everything it keeps alive (buffers, header arrays, the policy, the store's own slots).
 // - a request holding the stored answer (If-None-Match, or If-Modified-Since without it) is answered 304
@@ -33,6 +34,8 @@ import { publicOrigin } from '../lib/http/public-origin.mjs';
 const COMPRESS_THRESHOLD = 1024;
 /** How long a key whose answer could not be stored goes straight to the app. */
 const PASS_MS = 5000;
+/** How long a render may hold its key: past this, requests waiting on it render their own and a stale copy may refresh again. */
+const RENDER_DEADLINE_MS = 30_000;
 /** Encodings in the order they are preferred when a client accepts several equally. */
 const ENCODINGS = ['br', 'gzip', 'identity'];
 /** Headers that describe one connection or one encoding, never a stored answer. */
@@ -80,7 +83,7 @@ export function cacheKey(req) {
  * Wraps `app` (the framework) and its compression layer in the cache. With RESPONSE_CACHE=off (or
  * `enabled: false`) it returns the app behind its compression layer, as it would run uncached.
  * @param {Handler} app the framework, answering in identity
- * @param {{ enabled?: boolean, maxBytes?: number, compress?: Middleware }} [opts] `compress`: the
+ * @param {{ enabled?: boolean, maxBytes?: number, compress?: Middleware, renderDeadlineMs?: number }} [opts] `compress`: the
  *   connect-style compression layer clients' misses and pass-throughs go through
  * @returns {Handler & { bytes?: () => number }}
  */
@@ -91,6 +94,7 @@ export function responseCache(app, opts = {}) {
   const enabled = opts.enabled ?? (process.env.RESPONSE_CACHE ?? '').toLowerCase() !== 'off';
   if (!enabled) return direct;
   const maxBytes = opts.maxBytes ?? Number(process.env.RESPONSE_CACHE_MB || 64) * 2 ** 20;
+  const renderDeadlineMs = opts.renderDeadlineMs ?? RENDER_DEADLINE_MS;
 
   /** @type {LRUCache<string, Answer>} */
   const store = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e) => e.size ?? 1 });
@@ -157,21 +161,40 @@ export function responseCache(app, opts = {}) {
     return entry;
   }
 
-  /** Shares a render under way for `key` with concurrent misses, and stores its answer when it may be stored. */
+  /**
+   * Shares a render under way for `key` with concurrent misses, and stores its answer when it may be stored.
+   * Returns the render itself; what waiters get is the same answer, or a failure once the render has held the
+   * key past the deadline (a render that never ends must not hold its key, and its waiters, for ever).
+   */
   function share(key, req, rendering) {
-    const p = rendering
-      .then((rendered) => {
-        const entry = rendered && toEntry(key, req, rendered);
-        if (entry) store.set(key, entry, { ttl: /** @type {CachePolicy} */ (entry.policy).timeToLive() });
-        else if (rendered) {
-          store.delete(key);
-          // Not storable: later requests for this key go straight to the app for a while ("hit for pass").
-          pass.set(key, true);
-        }
-        return { entry, rendered };
-      })
-      .finally(() => inflight.delete(key));
-    inflight.set(key, p);
+    const p = rendering.then((rendered) => {
+      const entry = rendered && toEntry(key, req, rendered);
+      if (entry) store.set(key, entry, { ttl: /** @type {CachePolicy} */ (entry.policy).timeToLive() });
+      else if (rendered) {
+        store.delete(key);
+        // Not storable: later requests for this key go straight to the app for a while ("hit for pass").
+        pass.set(key, true);
+      }
+      return { entry, rendered };
+    });
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        console.warn(`[cache] render of ${key} still running after ${renderDeadlineMs / 1000} s: its key is free again`);
+        reject(new Error(`the render it waited on ran over ${renderDeadlineMs / 1000} s`));
+      }, renderDeadlineMs);
+      timer.unref?.();
+    });
+    const mark = /** @type {typeof p} */ (Promise.race([p, late]));
+    inflight.set(key, mark);
+    // Settled either way; a failure is for the waiters (and the render's own caller) to handle, not unhandled here.
+    mark
+      .catch(() => {})
+      .finally(() => {
+        clearTimeout(timer);
+        if (inflight.get(key) === mark) inflight.delete(key);
+      });
     return p;
   }
 

@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 /** Serves `answer(req)` behind the cache; counts what reaches the app per path. */
-export async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxBytes?: number } = {}) {
+export async function setup(answer: (req: http.IncomingMessage) => Answer, opts: { maxBytes?: number; renderDeadlineMs?: number } = {}) {
   const renders: Record<string, number> = {};
   const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -215,6 +215,52 @@ describe('lifetime', () => {
     }
   });
 
+  it('a render that never ends holds its key only until the deadline: the stale copy refreshes again, a waiter renders its own', async () => {
+    // Renders of /h: 1 is stored; 2, its first refresh, hangs (until the end of the test); 3 refreshes it.
+    // Renders of /w: 1 hangs; 2 is the waiter's own.
+    let release = () => {};
+    const hung = new Promise<void>((r) => (release = r));
+    const answers: Record<string, Answer[]> = {
+      '/h': [{ headers: SHARED(1, 30) }, { headers: SHARED(1, 30), until: hung }, { headers: SHARED(60) }],
+      '/w': [{ headers: SHARED(60), until: hung }, { headers: SHARED(60) }],
+    };
+    const { get, renders } = await setup((req) => answers[new URL(req.url!, 'http://x').pathname].shift()!, { renderDeadlineMs: 300 });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const first = await get('/h');
+      await sleep(1100);
+      expect((await get('/h')).headers['x-cache']).toBe('STALE');
+      await expect.poll(() => renders['/h']).toBe(2);
+      // The hung refresh holds the key: stale requests start no other.
+      expect((await get('/h')).headers['x-cache']).toBe('STALE');
+      expect(renders['/h']).toBe(2);
+      await sleep(400);
+      expect((await get('/h')).headers['x-cache']).toBe('STALE');
+      await expect.poll(() => renders['/h']).toBe(3);
+      await expect.poll(async () => (await get('/h')).headers['x-cache']).toBe('HIT');
+      expect((await get('/h')).body.equals(first.body)).toBe(false);
+
+      const stuck = get('/w');
+      await expect.poll(() => renders['/w']).toBe(1);
+      const t0 = Date.now();
+      const waiter = await get('/w');
+      expect(waiter.status).toBe(200);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+      expect(renders['/w']).toBe(2);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/render of .*\/h still running after 0.3 s/),
+          expect.stringMatching(/render of .*\/w still running/),
+        ]),
+      );
+      release();
+      expect((await stuck).status).toBe(200);
+    } finally {
+      release();
+      warn.mockRestore();
+    }
+  });
+
   it('past max-age and stale-while-revalidate: a miss that waits for a new render', async () => {
     const { get, renders } = await setup(() => ({ headers: SHARED(1, 1) }));
     const first = await get('/exp');
