@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PriceEvent } from '@/lib/schemas/stream';
@@ -273,6 +274,11 @@ describe('the stream’s end, the cap and the switch', () => {
           return raw;
         }),
       );
+      // A connection opened and never used (as a browser's preconnect) does not hold the stop either.
+      const { port } = new URL(app.url);
+      const unused = net.connect(Number(port), '127.0.0.1');
+      await new Promise((resolve, reject) => unused.once('connect', resolve).once('error', reject));
+      const unusedClosed = new Promise((resolve) => unused.once('close', resolve));
       const t0 = Date.now();
       await app.stop();
       // A stream that held the shutdown would take the whole 5 s the server gives answers under way.
@@ -281,6 +287,7 @@ describe('the stream’s end, the cap and the switch', () => {
         await raw.end(1000);
         expect(raw.blocks.at(-1)!.comment).toBe('this instance is stopping; reconnect');
       }
+      await unusedClosed;
     } finally {
       await app.stop();
       await fake.close();
