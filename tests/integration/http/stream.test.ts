@@ -284,7 +284,7 @@ describe('the stream’s end, the cap and the switch', () => {
       // A stream that held the shutdown would take the whole 5 s the server gives answers under way.
       expect(Date.now() - t0).toBeLessThan(2500);
       for (const raw of readers) {
-        await raw.end(1000);
+        await raw.end(5000);
         expect(raw.blocks.at(-1)!.comment).toBe('this instance is stopping; reconnect');
       }
       await unusedClosed;

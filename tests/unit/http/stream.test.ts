@@ -138,7 +138,7 @@ describe('the price stream in process', () => {
     for (const sse of streams) await sse.next((b) => b.event === 'price', 5000);
     runShutdown();
     for (const sse of streams) {
-      await sse.end(1000);
+      await sse.end(5000);
       expect(sse.blocks.at(-1)!.comment).toBe('this instance is stopping; reconnect');
     }
     expect(streamHub().size).toBe(0);
