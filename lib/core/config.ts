@@ -25,6 +25,16 @@ export const config = {
     chart: () => url('CHART_API_URL', 'https://query1.finance.yahoo.com'),
     reserves: () => url('RESERVES_API_URL', 'https://api.db.nomics.world'),
     quotes: () => url('QUOTES_API_URL', 'https://forex-data-feed.swissquote.com'),
+    /**
+     * The World Bank's monthly workbook (a full URL, not a base): the "Monthly prices" link of
+     * https://www.worldbank.org/en/research/commodity-markets. The path names the workbook's yearly edition,
+     * so a new edition that moves it is followed by setting this variable.
+     */
+    monthlyPrices: () =>
+      url(
+        'MONTHLY_PRICES_URL',
+        'https://thedocs.worldbank.org/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Monthly.xlsx',
+      ),
   },
   /** Milliseconds a single upstream request may take before it counts as down. */
   upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),

@@ -13,6 +13,11 @@ export interface MetalEntry {
   intraday: string;
   /** Plausible USD per troy ounce, far outside any price it has traded at; outside is upstream garbage. */
   bounds: readonly [number, number];
+  /**
+   * Plausible USD per troy ounce of a monthly average since 1960, where the World Bank's workbook has one: wider than
+   * `bounds`, as gold was pegged at $35 and silver sold under $1 then.
+   */
+  monthlyBounds?: readonly [number, number];
   /** Spot field holding its USD per troy ounce price. */
   usdField: string;
   /** Spot field naming the source served. */
@@ -28,6 +33,7 @@ export const METALS = [
     name: 'Gold',
     intraday: 'xau',
     bounds: [100, 100_000],
+    monthlyBounds: [20, 100_000],
     usdField: 'spot_usd_oz',
     sourceField: 'price_source',
     changeField: 'change',
@@ -38,6 +44,7 @@ export const METALS = [
     name: 'Silver',
     intraday: 'xag',
     bounds: [1, 5_000],
+    monthlyBounds: [0.25, 5_000],
     usdField: 'silver_usd_oz',
     sourceField: 'silver_source',
     changeField: 'silver_change',
@@ -48,6 +55,7 @@ export const METALS = [
     name: 'Platinum',
     intraday: 'xpt',
     bounds: [50, 50_000],
+    monthlyBounds: [20, 50_000],
     usdField: 'platinum_usd_oz',
     sourceField: 'platinum_source',
     changeField: 'platinum_change',

@@ -65,3 +65,30 @@ export async function getValid<S extends z.ZodType>(upstream: string, url: strin
 export function isPrice(n: unknown): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0;
 }
+
+/** GET `url` as bytes within the upstream timeout: a 2xx body, else UpstreamError (as getJson, for files that are not JSON). */
+export async function getBytes(upstream: string, url: string): Promise<Uint8Array> {
+  const timeout = upstreamTimeout(config.upstreamTimeoutMs());
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { 'user-agent': `goldapi/${VERSION}` }, signal: timeout.signal, cache: 'no-store' });
+    } catch (err) {
+      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'unreachable';
+      throw new UpstreamError(upstream, why);
+    }
+    if (res.status < 200 || res.status > 299) {
+      await res.body?.cancel().catch(() => {});
+      throw new UpstreamError(upstream, `HTTP ${res.status}`, res.status);
+    }
+    try {
+      return new Uint8Array(await res.arrayBuffer());
+    } catch (err) {
+      // The body cut off by the timeout is a timeout; by the connection, an interrupted body.
+      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'body interrupted';
+      throw new UpstreamError(upstream, why, res.status);
+    }
+  } finally {
+    timeout.clear();
+  }
+}
