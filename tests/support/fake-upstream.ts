@@ -21,7 +21,11 @@ export type MetalRoute = 'gold' | 'silver' | 'platinum' | 'palladium';
 /** The quotes feed of one metal: a behaviour set here wins over one set on `quotes`. */
 export type QuotesRoute = `quotes:${keyof typeof QUOTES_FIXTURE}`;
 /** `quotes` is the quotes feed, every metal: a behaviour set on it applies to all of them (unless one has its own). */
-export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute;
+export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute | MonthlyRoute;
+/** The World Bank's monthly workbook (MONTHLY_PRICES_URL): an xlsx, served as bytes. */
+export type MonthlyRoute = 'monthly';
+/** Where the fake serves the workbook (the variable is a full URL, not a base). */
+export const MONTHLY_PATH = '/worldbank/CMO-Historical-Data-Monthly.xlsx';
 
 /** What a route does with the next requests. */
 export type Behaviour =
@@ -36,7 +40,9 @@ export type Behaviour =
   /** Accepts and never answers. */
   | { mode: 'hang' }
   /** 200 with a body that is not JSON. */
-  | { mode: 'malformed' };
+  | { mode: 'malformed' }
+  /** Bytes made by the test (a workbook edited or cut short), with status 200 unless given. */
+  | { mode: 'bytes'; body: Uint8Array; status?: number };
 
 /** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
 export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
@@ -50,6 +56,7 @@ const DEFAULT_FIXTURE: Record<FixedRoute, string> = {
   fx: 'er-api-latest-USD.json',
   crypto: 'coingecko-simple-price.json',
   reserves: 'dbnomics-IMF-IRFCL-M.PL.RAFAGOLDV_OZT.S1X.trimmed.json',
+  monthly: 'worldbank-CMO-Historical-Data-Monthly-2026-07-02.xlsx',
 };
 
 /** The quotes feed's default bodies: gold captured the same minute as the gold-api gold body, the others built
@@ -87,6 +94,7 @@ function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
   const chart = p.match(/^\/v8\/finance\/chart\/([^/]+)$/);
   if (chart) return { name: 'chart', ticker: decodeURIComponent(chart[1]) };
   if (p.startsWith('/v22/series/')) return { name: 'reserves' };
+  if (p === MONTHLY_PATH) return { name: 'monthly' };
   return null;
 }
 
@@ -106,6 +114,7 @@ export class FakeUpstream {
     'quotes:XAG': 0,
     'quotes:XPT': 0,
     'quotes:XPD': 0,
+    monthly: 0,
   };
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
@@ -155,6 +164,7 @@ export class FakeUpstream {
       CHART_API_URL: this.url,
       RESERVES_API_URL: this.url,
       QUOTES_API_URL: this.url,
+      MONTHLY_PRICES_URL: this.url + MONTHLY_PATH,
     };
   }
 
@@ -188,9 +198,13 @@ export class FakeUpstream {
         return this.reply(res, 200, '{"price": 43');
       case 'json':
         return this.reply(res, b.status ?? 200, JSON.stringify(b.body));
+      case 'bytes':
+        return this.replyBytes(res, b.status ?? 200, b.body);
       case 'status':
         return this.reply(res, b.status, b.text ?? (b.fixture ? fixtureText(b.fixture) : ''));
       case 'ok':
+        // The workbook is binary: read as bytes, never as text.
+        if (route.name === 'monthly') return this.replyBytes(res, 200, fs.readFileSync(path.join(FIXTURES, b.fixture ?? DEFAULT_FIXTURE.monthly)));
         if (route.name === 'chart') {
           const answer = this.chartHandler?.(route.ticker!, url.searchParams);
           if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
@@ -205,6 +219,11 @@ export class FakeUpstream {
           return;
         }
     }
+  }
+
+  private replyBytes(res: http.ServerResponse, status: number, body: Uint8Array) {
+    res.writeHead(status, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    res.end(body);
   }
 
   private reply(res: http.ServerResponse, status: number, body: string) {
