@@ -89,7 +89,7 @@ export async function parseWorkbook(bytes: Uint8Array): Promise<MonthlyWorkbook>
       const cell = row[index];
       if (cell === null || cell === undefined || (typeof cell === 'string' && NO_PRICE.has(cell.trim()))) return null;
       if (typeof cell !== 'number' || !Number.isFinite(cell) || cell < lo || cell > hi)
-        throw bad(`implausible ${id} price ${String(cell)} in ${text(row[0])}`);
+        throw bad(`implausible ${id} price ${String(cell).slice(0, 40)} in ${text(row[0])}`);
       return cell;
     });
     if (c.filter((x) => x !== null).length < MIN_MONTHS) throw bad(`too few ${id} prices`);
