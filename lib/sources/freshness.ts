@@ -1,6 +1,8 @@
 import { ttlMs } from '../core/config';
 import { getStore, safely } from '../store';
 import { attempting, UpstreamError } from './upstream/fetch';
+// Installs the writer that keeps every upstream attempt in the store, wherever feeds are read.
+import './outcomes';
 
 // The freshness layer: one Feed per upstream value. A read within the TTL is served from memory
 // (or from the store, which other instances and earlier processes share); a miss makes exactly one

@@ -2,6 +2,7 @@ import { config } from '../core/config';
 import { metrics } from '../core/metrics.mjs';
 import { getStore, safely } from '../store';
 import { afterAnswer } from '../store/after-answer';
+import { setOutcomeWriter, type FailureKind, type Outcome } from './outcome-sink';
 
 // What each upstream attempt came to (lib/sources/upstream/fetch.ts records every one), kept in the store so
 // every instance adds to the same counts and the status page sees them all (decisions §26). Per upstream and
@@ -13,19 +14,7 @@ import { afterAnswer } from '../store/after-answer';
 // memory and are written on the next turn of the event loop, handed to the platform (afterAnswer) so a
 // serverless instance does not freeze them; a failed write is dropped (never retried, so never counted twice).
 
-export type FailureKind = 'timeout' | 'http' | 'invalid' | 'network';
-export const FAILURE_KINDS: readonly FailureKind[] = ['timeout', 'http', 'invalid', 'network'];
-
-export interface Outcome {
-  /** When it ended, ms. */
-  at: number;
-  /** How long it took, ms. */
-  ms: number;
-  /** Why it failed; null for a success. */
-  kind: FailureKind | null;
-  /** The HTTP status, when an answer came. */
-  status: number | null;
-}
+export type { FailureKind, Outcome };
 
 /** Upper bounds of the latency bins, ms; one more bin holds anything slower. */
 export const LATENCY_BOUNDS_MS = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000] as const;
@@ -49,11 +38,8 @@ const pending = new Map<string, Record<string, number>>();
 const lastOk = new Map<string, LastOutcome>();
 const lastFailure = new Map<string, LastOutcome>();
 
-/** Notes one attempt: counted in the metrics at once, written to the store soon after. Never throws, never waits. */
-export function recordOutcome(upstream: string, o: Outcome): void {
-  const m = metrics();
-  m.upstreamAttempts.inc({ upstream });
-  if (o.kind) m.upstreamFailures.inc({ upstream, kind: o.kind });
+/** Keeps one attempt (outcome-sink.ts hands it over): written to the store soon after. Never throws, never waits. */
+function keep(upstream: string, o: Outcome): void {
   if (!config.outcomesEnabled()) return;
   const dayStart = o.at - (o.at % DAY_MS);
   const minute = Math.floor((o.at - dayStart) / 60_000);
@@ -68,6 +54,8 @@ export function recordOutcome(upstream: string, o: Outcome): void {
   if ((lasts.get(upstream)?.as_of ?? -1) <= o.at) lasts.set(upstream, last);
   afterAnswer(flushSoon());
 }
+
+setOutcomeWriter(keep);
 
 /** The bin of a latency in ms (LATENCY_BOUNDS_MS.length for anything slower than the last bound). */
 export function latencyBin(ms: number): number {

@@ -1,4 +1,4 @@
-import { healthResponse } from '@/lib/http/operations';
+import { healthResponse } from '@/lib/http/health';
 import { restRoute } from '@/lib/http/route';
 
 const route = restRoute({ get: healthResponse });

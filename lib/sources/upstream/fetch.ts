@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
 import { config } from '../../core/config';
 import { VERSION } from '../../core/version';
-import { recordOutcome, type FailureKind } from '../outcomes';
+import { recordOutcome, type FailureKind } from '../outcome-sink';
 import { upstreamTimeout } from './timeout';
 
 /** Any way an upstream can let us down: refused, hung, non-2xx, non-JSON, wrong shape, absurd value. */
@@ -24,7 +23,7 @@ export interface FetchedJson {
 }
 
 // Every attempt on an upstream is recorded here, once (lib/sources/outcomes.ts keeps the counts the status
-// page shows). A transport failure, a non-2xx status or a body that is not JSON is known here. A 2xx JSON
+// page shows, through outcome-sink.ts). A transport failure, a non-2xx status or a body that is not JSON is known here. A 2xx JSON
 // body is only good once the caller has read it: the shape, the plausibility bounds and a feed's own check
 // come later. So an attempt that came back well waits in the scope of `attempting()` (the feed's fetch and
 // check), which records it as `ok` when the scope returns, or `invalid` when it throws. Outside any scope
@@ -36,7 +35,10 @@ interface Answered {
   ms: number;
   status: number;
 }
-const scope = new AsyncLocalStorage<Answered[]>();
+// Looked up at run time: this file is also bundled into pages that only read its validators, where a static
+// import of a Node module cannot be bundled.
+type Als = typeof import('node:async_hooks');
+const scope = new (process.getBuiltinModule('node:async_hooks') as Als).AsyncLocalStorage<Answered[]>();
 
 /**
  * Runs `read` (an adapter's fetch, its validation and any check of the value) as one scope: the answers it
