@@ -330,7 +330,13 @@ class KvStore implements Store {
       for (const key of keys) p.hgetall(this.countsKey(key));
       return p.exec<unknown[]>();
     });
-    return got.map((h) => Object.fromEntries(Object.entries((h ?? {}) as Record<string, unknown>).map(([name, n]) => [name, Number(n)])));
+    // Inside a pipeline the client leaves HGETALL as Redis answers it: name, count, name, count…
+    return got.map((h) => {
+      const out: Record<string, number> = {};
+      if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) out[String(h[i])] = Number(h[i + 1]);
+      else for (const [name, n] of Object.entries((h ?? {}) as Record<string, unknown>)) out[name] = Number(n);
+      return out;
+    });
   }
 
   private countsKey(k: string) {
