@@ -57,7 +57,7 @@ export default function StatusPage({ status }: { status: Status | Unavailable })
         <a href="/api/v1/status">/api/v1/status</a>.
       </p>
       <h2 id="sources">Sources</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" role="region" aria-label="Sources" tabIndex={0}>
         <table>
           <thead>
             <tr>
