@@ -18,6 +18,7 @@ import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../ht
 import { unwrap } from '../schemas/query-fields';
 import { PriceEvent, RETRY_MS, StreamQuery } from '../schemas/stream';
 import streamExample from '../data/examples/stream.json';
+import statusExample from '../data/examples/status.json';
 import { Status } from '../schemas/status';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
@@ -173,7 +174,7 @@ const BASE_OPERATIONS: Operation[] = [
       'version. Every attempt of every instance is recorded in the store in per-minute buckets kept 7 days, so every instance shows the same ' +
       'figures. 503 when the store does not answer. Cached 30 s.',
     tag: 'Status',
-    ok: { schema: Status, description: 'The status record' },
+    ok: { schema: Status, description: 'The status record', example: statusExample },
     errors: { ...COMMON_ERRORS, 503: 'The store does not answer: the record cannot be read' },
     cache: 'status',
   },
