@@ -115,12 +115,3 @@ export const Status = z
   .meta({ description: "How each upstream and the service's own record have behaved" })
   .register(components, { id: 'Status' });
 export type Status = z.infer<typeof Status>;
-
-export const Health = z
-  .object({
-    status: z.enum(['ok', 'unavailable']),
-    store: z.enum(['embedded', 'kv']),
-    version: z.string(),
-  })
-  .meta({ description: 'For load balancers: 200 while the store answers, 503 when it does not' })
-  .register(components, { id: 'Health' });
