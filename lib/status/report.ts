@@ -1,5 +1,6 @@
 import { sessionDates } from '../calendar/market';
 import { sessionNow } from '../calendar/clock';
+import { ttlMs } from '../core/config';
 import { VERSION } from '../core/version';
 import { agreementSeries } from '../prices/agreement';
 import { BAR_SERIES } from '../prices/bars';
@@ -9,7 +10,7 @@ import type { Status } from '../schemas/status';
 import { SAMPLER_RUN_KEY, type SamplerRun } from '../series/sampler';
 import { spotSeries } from '../series/spot-series';
 import { readOutcomes } from '../sources/outcomes';
-import { NOTHING, unavailable, type Unavailable } from '../sources/unavailable';
+import { isUnavailable, NOTHING, unavailable, type Unavailable } from '../sources/unavailable';
 import { UPSTREAMS } from '../sources/upstreams';
 import { getStore } from '../store';
 import type { DailyBar } from '../store';
@@ -33,9 +34,21 @@ export async function storeAnswers(): Promise<boolean> {
   }
 }
 
+/** Seconds one reading of the record is reused: the answer's cache lifetime, so its validators hold meanwhile. */
+const REUSE_S = 30;
+let memo: { at: number; status: Status } | null = null;
+
 export async function getStatus(now = Date.now()): Promise<Status | Unavailable> {
   const store = getStore();
+  // Asked every time: a store that stopped answering is said at once, never hidden behind a reused reading.
   if (!(await storeAnswers())) return unavailable(`The store (${store.kind}) does not answer: the record cannot be read`, NOTHING, now);
+  if (memo && now >= memo.at && now - memo.at < ttlMs(REUSE_S)) return memo.status;
+  const status = await readStatus(store, now);
+  if (!isUnavailable(status)) memo = { at: now, status };
+  return status;
+}
+
+async function readStatus(store: ReturnType<typeof getStore>, now: number): Promise<Status | Unavailable> {
   let outcomes: Awaited<ReturnType<typeof readOutcomes>>;
   let pairs: { t: number; p: number }[][];
   let run: SamplerRun | null;
