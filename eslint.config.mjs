@@ -16,8 +16,9 @@ export const LIB_LAYERS = {
   prices: ['sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   series: ['prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   reserves: ['sources', 'schemas', 'reference', 'core'],
-  http: ['series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
-  mcp: ['series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  status: ['series', 'prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  http: ['status', 'series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  mcp: ['status', 'series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   docs: ['http', 'schemas', 'reference', 'core'],
 };
 

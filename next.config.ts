@@ -7,6 +7,8 @@ const nextConfig: NextConfig = {
   turbopack: { root },
   outputFileTracingRoot: root,
   poweredByHeader: false,
+  // prom-client (only /metrics loads it) reads Node's cluster and v8 modules: required at run time, not bundled.
+  serverExternalPackages: ['prom-client'],
   // server.mjs compresses every response (brotli or gzip); Next's own gzip would only get in the way.
   compress: false,
   // CI type-checks the whole project (`npm run typecheck`, tests and scripts included) before it builds;

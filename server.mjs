@@ -10,6 +10,7 @@ import http from 'node:http';
 import module from 'node:module';
 import path from 'node:path';
 import compression from 'compression';
+import { metrics, routeLabel } from './lib/core/metrics.mjs';
 import { runShutdown } from './lib/core/shutdown.mjs';
 import { SOCKET_ADDRESS_HEADER } from './lib/http/public-origin.mjs';
 import { handleMethods } from './server/methods.mjs';
@@ -59,6 +60,14 @@ handleMethods(server, {
   serve(req, res) {
     // The socket address, for per-client limits; a client cannot set it (any incoming value is replaced).
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+    // Counted here, in front of the response cache, so hits that never enter Next count too.
+    const started = performance.now();
+    res.once('finish', () => {
+      const route = routeLabel((req.url ?? '/').split('?')[0]);
+      const m = metrics();
+      m.requests.inc({ route, status: String(res.statusCode) });
+      m.latency.observe({ route }, (performance.now() - started) / 1000);
+    });
     cached(req, res);
   },
 });

@@ -10,6 +10,7 @@ import { cacheSection } from './cache';
 import { historySection } from './history';
 import { CONNECTIONS, DURATION_S } from './measure';
 import { memorySection } from './memory';
+import { outcomesSection } from './outcomes';
 import { profileSection } from './profile';
 import { twoSourcesSection } from './sources';
 import { streamSection } from './stream';
@@ -21,9 +22,12 @@ async function main() {
   // `history` (spot history misses, ten years of four metals, against futures history misses, about a minute),
   // `app` (everything else), `lighthouse` (scores and page weights, bench/lighthouse.ts, LH_RUNS runs per
   // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
-  // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min).
+  // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
+  // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute).
   // `npm run bench -- cache` is BENCH_ONLY=cache.
-  const only = new Set((process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,stream,lighthouse').split(','));
+  const only = new Set(
+    (process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,outcomes,stream,lighthouse').split(','),
+  );
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
     `# ${CONNECTIONS} connections, ${DURATION_S} s per run, loopback, load average at start ${os
@@ -38,6 +42,7 @@ async function main() {
   if (only.has('sources')) await twoSourcesSection();
   if (only.has('bars')) await barsSection();
   if (only.has('history')) await historySection();
+  if (only.has('outcomes')) await outcomesSection();
   if (only.has('stream')) await streamSection();
   if (only.has('lighthouse')) await lighthouseSection();
 }

@@ -27,6 +27,7 @@ import CachePolicy from 'http-cache-semantics';
 import { inject } from 'light-my-request';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
+import { metrics } from '../lib/core/metrics.mjs';
 import { notModified } from '../lib/http/conditional.mjs';
 import { publicOrigin } from '../lib/http/public-origin.mjs';
 
@@ -236,7 +237,11 @@ export function responseCache(app, opts = {}) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isMcp(req.url) || isStream(req.url)) return direct(req, res);
     const key = cacheKey(req);
     const entry = store.get(key);
-    if (entry && plainHit(entry, req)) return send(req, res, entry, 'HIT');
+    const counter = metrics().responseCache;
+    if (entry && plainHit(entry, req)) {
+      counter.inc({ result: 'hit' });
+      return send(req, res, entry, 'HIT');
+    }
     const verdict = entry?.policy?.evaluateRequest(asGet(req));
     if (entry && verdict?.response) {
       if (verdict.revalidation && !inflight.has(key)) {
@@ -251,9 +256,11 @@ export function responseCache(app, opts = {}) {
           console.warn(`[cache] refresh of ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
         });
       }
+      counter.inc({ result: 'hit' });
       return send(req, res, entry, verdict.revalidation ? 'STALE' : 'HIT');
     }
     if (!entry && pass.get(key)) return direct(req, res);
+    counter.inc({ result: 'miss' });
     miss(key, req, res).catch((err) => {
       console.warn(`[cache] render of ${key} failed: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) direct(req, res);
@@ -497,6 +504,7 @@ function write(req, res, answer, enc, state) {
   const age = answer.policy ? String(Math.floor(answer.policy.age())) : '0';
   if (holds(req, answer)) {
     // The client's copy is this one: the same headers, no body (nor its length or encoding).
+    metrics().responseCache.inc({ result: 'not_modified' });
     res.writeHead(304, [...flat(answer.headers), 'x-cache', state, 'age', age]);
     res.end();
     return;

@@ -61,7 +61,8 @@ export function SiteLayout({ path, children }: { path: string; children: ReactNo
             Council, IMF, USGS (<a href="/docs/data">details</a>).
           </p>
           <p>
-            <a href="/api/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> · <a href="/docs/changelog">Changelog</a>
+            <a href="/api/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> · <a href="/docs/changelog">Changelog</a> ·{' '}
+            <a href="/status">Status</a>
           </p>
         </div>
       </footer>

@@ -130,3 +130,13 @@ export function sessionAt(nowMs: number): Session {
   }
   throw new Error('market calendar: no close within 14 days');
 }
+
+/** The `count` latest session dates up to and including `last` (YYYY-MM-DD), oldest first: the days on which a session closed. */
+export function sessionDates(last: string, count: number): string[] {
+  const out: string[] = [];
+  // A session closes on a day when the market is open the minute before 17:00 and closed at it.
+  for (let d = Date.parse(`${last}T00:00:00Z`); out.length < count; d -= DAY_MS) {
+    if (closedBecause(d, CLOSE_MIN - 1) === null && closedBecause(d, CLOSE_MIN) !== null) out.push(isoDay(d));
+  }
+  return out.reverse();
+}

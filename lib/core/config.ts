@@ -53,6 +53,10 @@ export const config = {
   /** Fetch the live feeds when the server starts (tests that count upstream calls from a cold start turn it off). */
   warmFeeds: () => (process.env.WARM_FEEDS ?? '').toLowerCase() !== 'off',
   cronSecret: () => process.env.CRON_SECRET || null,
+  /** Record every upstream attempt for the status page (decisions §26); `OUTCOMES=off` only to measure what it costs (bench). */
+  outcomesEnabled: () => (process.env.OUTCOMES ?? '').toLowerCase() !== 'off',
+  /** The Bearer token /metrics asks for; without one, /metrics answers 404. */
+  metricsToken: () => process.env.METRICS_TOKEN?.trim() || null,
   kv: () => {
     const url = process.env.KV_REST_API_URL?.trim();
     const token = process.env.KV_REST_API_TOKEN?.trim();

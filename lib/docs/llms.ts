@@ -40,7 +40,7 @@ export function llmsText(origin: string): string {
     '',
     '## MCP (tool protocol)',
     '',
-    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; five read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset; 120 requests per minute per client (RateLimit headers on every answer)`,
+    `- [POST ${origin}/mcp](${origin}/docs/mcp): stateless streamable-HTTP MCP endpoint, JSON-RPC 2.0 over POST, no session; six read-only tools: get_gold_price, get_gold_history, get_gold_intraday, get_central_bank_reserves, compare_gold_to_asset, get_data_status (how the sources and the record have behaved, as /api/v1/status); 120 requests per minute per client (RateLimit headers on every answer)`,
     '- Protocol versions: 2026-07-28 (stateless: no initialize; each request carries its protocol version and client capabilities in `params._meta`, with the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers; `server/discover` lists what is served) and 2024-10-07 to 2025-11-25 (a request without that `_meta`: `initialize` negotiates the version; `Accept` must list `application/json` and `text/event-stream`). The client picks by what it sends; the official SDK client picks 2026-07-28 with `versionNegotiation: { mode: "auto" }`.',
     '- Errors: malformed params of any method and an unknown tool are JSON-RPC -32602; a bad argument value is a result with `isError: true` naming the argument and its valid values.',
     "- Views (MCP Apps, extension `io.modelcontextprotocol/ui`): `resources/list` and `resources/read` give `ui://gold/price` (named by get_gold_price) and `ui://gold/chart` (get_gold_history, get_gold_intraday, compare_gold_to_asset), mimeType `text/html;profile=mcp-app`, each named in the tool's `_meta.ui.resourceUri`. A host that renders MCP Apps draws the result inside the conversation (price with its change, or the series with its high and low and range buttons); any other host gets the same text and `structuredContent`.",
@@ -59,6 +59,12 @@ export function llmsText(origin: string): string {
     '## Docs',
     '',
     `- [Documentation](${origin}/docs): API reference, freshness rules, data sources`,
+    '',
+    '## Status and operations',
+    '',
+    `- [Status page](${origin}/status): each upstream's state (ok, degraded, down, unused), availability over 24 hours and 7 days, latency, last failure; how far the two live spot sources stood apart; sessions with no daily bar (the same as \`/api/v1/status\`)`,
+    `- [GET ${origin}/api/health](${origin}/api/health): for load balancers, 200 \`{status, store, version}\` while the store answers, 503 when it does not`,
+    '- `/metrics`: Prometheus text exposition, only where the operator set METRICS_TOKEN (sent as a Bearer token)',
     '',
   ].join('\n');
 }

@@ -18,6 +18,8 @@ import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../ht
 import { unwrap } from '../schemas/query-fields';
 import { PriceEvent, RETRY_MS, StreamQuery } from '../schemas/stream';
 import streamExample from '../data/examples/stream.json';
+import statusExample from '../data/examples/status.json';
+import { Status } from '../schemas/status';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -158,6 +160,23 @@ const BASE_OPERATIONS: Operation[] = [
     ok: { schema: Reserves, description: 'The ranked table', example: reservesExample },
     errors: { ...COMMON_ERRORS },
     cache: 'reserves',
+  },
+  {
+    path: '/api/v1/status',
+    operationId: 'getStatus',
+    summary: 'How the sources and the record have behaved',
+    description:
+      'Every upstream the service calls (gold-api.com, Swissquote, the FX table, historical FX, CoinGecko, the chart upstream, IMF/DBnomics, ' +
+      'World Bank) with its state (`ok`, `degraded`, `down`, `unused`; thresholds in the schema), last success, last failure with its kind and ' +
+      'HTTP status, availability over 24 hours and 7 days (successful attempts ÷ attempts, with the counts) and latency p50/p95 over 24 hours; ' +
+      'the two live spot sources over 24 hours (median and largest gap in basis points, cross-check failures); per metal the last 30 sessions ' +
+      'of daily spot bars with `n` and `final`, the sessions with no bar, and the sampler’s last run; the store and whether it answers; the ' +
+      'version. Every attempt of every instance is recorded in the store in per-minute buckets kept 7 days, so every instance shows the same ' +
+      'figures. 503 when the store does not answer. Cached 30 s.',
+    tag: 'Status',
+    ok: { schema: Status, description: 'The status record', example: statusExample },
+    errors: { ...COMMON_ERRORS, 503: 'The store does not answer: the record cannot be read' },
+    cache: 'status',
   },
 ];
 
@@ -492,6 +511,7 @@ export function openApiDocument(origin: string): Json {
       { name: 'Prices', description: 'Live spot gold and silver in any currency and unit' },
       { name: 'Series', description: 'Time series: the recorded intraday samples, daily history and OHLCV bars' },
       { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country' },
+      { name: 'Status', description: 'How the upstream sources and the service’s own record have behaved' },
     ],
     paths,
     components: { schemas: componentSchemas() },

@@ -5,6 +5,7 @@ import { VERSION } from '../core/version';
 import { answer, args, listedInput, listedOutput, type Tool, type ToolContext } from './tool';
 import { compareGoldToAsset } from './tools/compare-gold-to-asset';
 import { getCentralBankReserves } from './tools/get-central-bank-reserves';
+import { getDataStatus } from './tools/get-data-status';
 import { getGoldHistory } from './tools/get-gold-history';
 import { getGoldIntraday } from './tools/get-gold-intraday';
 import { getGoldPrice } from './tools/get-gold-price';
@@ -16,7 +17,7 @@ import { registerViews, viewUri, type ViewDocuments } from './views';
 export const SERVER_NAME = 'goldapi';
 export const SERVER_VERSION = VERSION;
 
-export const TOOLS: Tool[] = [getGoldPrice, getGoldHistory, getGoldIntraday, getCentralBankReserves, compareGoldToAsset] as Tool[];
+export const TOOLS: Tool[] = [getGoldPrice, getGoldHistory, getGoldIntraday, getCentralBankReserves, compareGoldToAsset, getDataStatus] as Tool[];
 
 /** Every tool only reads public market data: nothing changes, the same call gives the same kind of answer, and the data comes from outside. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;

@@ -1,3 +1,4 @@
+import { metrics } from '../core/metrics.mjs';
 import { feeds } from '../sources/feeds';
 import type { Reading } from '../sources/freshness';
 import { sessionNow } from '../calendar/clock';
@@ -80,10 +81,12 @@ export function recordServed(metal: MetalId, reading: Reading<number>, nowMs = D
     // The fold is idempotent (the same observation again changes nothing), so a retry is safe.
     .then(
       () => {
+        metrics().recordWrites.inc({ what: 'bar_fold', result: 'ok' });
         // Writes can finish out of order; the newest observation stored is the one a re-read skips.
         if ((state.folded.get(metal) ?? 0) < t) state.folded.set(metal, t);
       },
       (err) => {
+        metrics().recordWrites.inc({ what: 'bar_fold', result: 'failed' });
         if (!(err instanceof StoreDownError))
           console.warn(`[store] fold ${metal} ${session.date} failed: ${err instanceof Error ? err.message : String(err)}`);
       },

@@ -1,3 +1,4 @@
+import { recordPair } from './agreement';
 import { recordServed } from './bars';
 import { metalFeeds } from '../sources/feeds';
 import type { Reading, Status } from '../sources/freshness';
@@ -60,6 +61,9 @@ export async function servedPrice(metal: MetalId): Promise<ServedNow> {
   const served = choose(p, q, await lastServed(metal));
   const recorded = remember(metal, served);
   if (recorded !== DONE) afterAnswer(recorded);
+  // Where the price is chosen, the two sources' gap is kept for the status page.
+  const pair = recordPair(metal, p, { ...q, value: q.value?.mid ?? null });
+  if (pair) afterAnswer(pair);
   return { ...served, recorded };
 }
 

@@ -2,7 +2,8 @@ import { config } from '../core/config';
 import { marketNow } from '../calendar/clock';
 import { METALS, type IntradaySymbol } from '../reference/metals';
 import { servedPrice } from '../prices/served-price';
-import { getStore, StoreDownError } from '../store';
+import { metrics } from '../core/metrics.mjs';
+import { getStore, safely, StoreDownError } from '../store';
 
 // The recorder behind /api/v1/intraday: the current spot of every served metal into the store, at most
 // one point per symbol per bucket of SAMPLE_INTERVAL_S (an atomic claim, so concurrent triggers and
@@ -20,7 +21,21 @@ export const SERIES = Object.fromEntries(METALS.map((m) => [m.intraday, `intrada
 
 export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'bucket over' | 'no fresh price' | 'store unavailable' | 'market closed';
 
+/** The sampler's last run as kept in the store (any instance, any trigger): when it started (ms) and each symbol's outcome. */
+export interface SamplerRun {
+  as_of: number;
+  outcomes: Record<SampleSymbol, SampleOutcome>;
+}
+export const SAMPLER_RUN_KEY = 'sampler:last-run';
+
 export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbol, SampleOutcome>> {
+  const outcomes = await sample(nowMs);
+  // Kept for the status page; the newest run wins whichever instance ran it.
+  await safely(() => getStore().setIfNewer<SamplerRun>(SAMPLER_RUN_KEY, { as_of: nowMs, outcomes }, 30 * 86_400), `save ${SAMPLER_RUN_KEY}`);
+  return outcomes;
+}
+
+async function sample(nowMs: number): Promise<Record<SampleSymbol, SampleOutcome>> {
   if (marketNow(nowMs).status === 'closed')
     return Object.fromEntries(METALS.map((m) => [m.intraday, 'market closed'])) as Record<SampleSymbol, SampleOutcome>;
   const interval = config.sampleIntervalS();
@@ -56,7 +71,9 @@ export async function sampleOnce(nowMs = Date.now()): Promise<Record<SampleSymbo
         await store.addPoint(SERIES[symbol], { t, p: reading.value });
         await store.trim(SERIES[symbol], t - RETENTION_S);
         result[symbol] = 'recorded';
+        metrics().recordWrites.inc({ what: 'intraday_point', result: 'ok' });
       } catch (err) {
+        metrics().recordWrites.inc({ what: 'intraday_point', result: 'failed' });
         // KV down: the store has logged its outage once; the point is lost, never made up later.
         if (!(err instanceof StoreDownError)) throw err;
         result[symbol] = 'store unavailable';

@@ -1,6 +1,8 @@
 import { ttlMs } from '../core/config';
 import { getStore, safely } from '../store';
-import { UpstreamError } from './upstream/fetch';
+import { attempting, UpstreamError } from './upstream/fetch';
+// Installs the writer that keeps every upstream attempt in the store, wherever feeds are read.
+import './outcomes';
 
 // The freshness layer: one Feed per upstream value. A read within the TTL is served from memory
 // (or from the store, which other instances and earlier processes share); a miss makes exactly one
@@ -109,9 +111,13 @@ export class Feed<T> {
     const last = await this.last();
     if (this.isFresh(last, Date.now())) return reading('fresh', last, 'cache');
     try {
-      const next = await this.opts.fetch();
-      const reason = this.opts.check?.(next, last);
-      if (reason) throw new UpstreamError(this.opts.name, `rejected: ${reason}`);
+      // One scope for the fetch and the check: a value the check rejects makes its attempt count as invalid.
+      const next = await attempting(async () => {
+        const fetched = await this.opts.fetch();
+        const reason = this.opts.check?.(fetched, last);
+        if (reason) throw new UpstreamError(this.opts.name, `rejected: ${reason}`);
+        return fetched;
+      });
       this.s.mem = next;
       this.s.failedAt = 0;
       this.s.failures = 0;

@@ -51,6 +51,8 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
       CREATE TABLE IF NOT EXISTS bars (series TEXT NOT NULL, d TEXT NOT NULL, o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL,
         c REAL NOT NULL, n INTEGER NOT NULL, origin TEXT NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,
         PRIMARY KEY (series, d)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS counts (key TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        PRIMARY KEY (key, name)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
     `);
@@ -154,6 +156,12 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
        ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1), epoch = max(excluded.epoch, bar_versions.epoch + 1)`,
     ),
     sweep: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+    sweepCounts: db.prepare('DELETE FROM counts WHERE expires_at <= ?'),
+    addCount: db.prepare(
+      'INSERT INTO counts (key, name, n, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT(key, name) DO UPDATE SET n = counts.n + excluded.n, expires_at = excluded.expires_at',
+    ),
+    // A bucket expires as a whole: the newest expiry of its counts is the bucket's.
+    counts: db.prepare('SELECT name, n FROM counts WHERE key = ? AND (SELECT max(expires_at) FROM counts WHERE key = ?) > ?'),
   };
   const barAt = (series: string, d: string) => (q.bar.get(series, d) as DailyBar | undefined) ?? null;
   const putBar = (series: string, b: DailyBar) => q.putBar.run(series, b.d, b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1);
@@ -198,6 +206,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     if (now() - sweptAt < 60_000) return;
     sweptAt = now();
     q.sweep.run(sweptAt);
+    q.sweepCounts.run(sweptAt);
   };
 
   // Failures of the file: the first one of an outage is logged, the next success ends it.
@@ -286,6 +295,26 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     },
     async trim(series, before) {
       return guard('trim', () => Number(q.trim.run(series, before).changes));
+    },
+    async addCounts(key, add, ttlSeconds) {
+      const expires = now() + ttlSeconds * 1000;
+      guard('addCounts', () =>
+        immediate(() => {
+          sweep();
+          for (const [name, n] of Object.entries(add)) q.addCount.run(key, name, n, expires);
+        }),
+      );
+    },
+    async counts(keys) {
+      return guard('counts', () =>
+        snapshot(() =>
+          keys.map((key) => {
+            const out: Record<string, number> = {};
+            for (const row of q.counts.all(key, key, now()) as { name: string; n: number }[]) out[row.name] = Number(row.n);
+            return out;
+          }),
+        ),
+      );
     },
     health(): StoreHealth {
       return { degraded: downSince !== null, since: downSince, reason: downReason };
@@ -401,6 +430,12 @@ class MemoryOnlyStore implements Store {
   }
   async trimBars(): Promise<number> {
     return this.down('trimBars');
+  }
+  async addCounts(): Promise<void> {
+    this.down('addCounts');
+  }
+  async counts(): Promise<Record<string, number>[]> {
+    return this.down('counts');
   }
   health(): StoreHealth {
     return { degraded: true, since: this.since, reason: this.reason };

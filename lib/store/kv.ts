@@ -1,4 +1,5 @@
 import { Redis } from '@upstash/redis';
+import { metrics } from '../core/metrics.mjs';
 import { dayNumber } from './fold';
 import { MemoryCounters } from './memory-counters';
 import { StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
@@ -312,6 +313,36 @@ class KvStore implements Store {
     return Number(await this.call('trimBars', () => this.client.eval<string[], number>(TRIM_BARS, this.barKeys(series), args)));
   }
 
+  async addCounts(key: string, add: Record<string, number>, ttlSeconds: number): Promise<void> {
+    const k = this.countsKey(key);
+    // One MULTI: every HINCRBY is atomic on its own, and the bucket's expiry moves with them.
+    await this.call('addCounts', () => {
+      const tx = this.client.multi();
+      for (const [name, n] of Object.entries(add)) tx.hincrby(k, name, n);
+      return tx.expire(k, Math.max(1, Math.ceil(ttlSeconds))).exec();
+    });
+  }
+
+  async counts(keys: string[]): Promise<Record<string, number>[]> {
+    if (keys.length === 0) return [];
+    const got = await this.call('counts', () => {
+      const p = this.client.pipeline();
+      for (const key of keys) p.hgetall(this.countsKey(key));
+      return p.exec<unknown[]>();
+    });
+    // Inside a pipeline the client leaves HGETALL as Redis answers it: name, count, name, count…
+    return got.map((h) => {
+      const out: Record<string, number> = {};
+      if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) out[String(h[i])] = Number(h[i + 1]);
+      else for (const [name, n] of Object.entries((h ?? {}) as Record<string, unknown>)) out[name] = Number(n);
+      return out;
+    });
+  }
+
+  private countsKey(k: string) {
+    return `${this.opts.prefix}c:${k}`;
+  }
+
   health(): StoreHealth {
     if (this.downSince !== null) this.probe();
     return { degraded: this.downSince !== null, since: this.downSince, reason: this.downReason };
@@ -334,6 +365,7 @@ class KvStore implements Store {
       return await withDeadline(fn(), this.opts.timeoutMs);
     } catch (err) {
       const refused = commandError(err);
+      metrics().kvErrors.inc({ kind: refused === null ? 'transport' : 'command' });
       if (refused !== null) {
         this.logDefect(`${what}: ${refused}`);
         throw new CommandError(what, refused);

@@ -79,6 +79,13 @@ export interface Store {
   barsVersion(series: string): Promise<BarsVersion>;
   /** Removes bars dated before `before`; returns how many went (any moves the series' `version` and `epoch`). */
   trimBars(series: string, before: string): Promise<number>;
+  /**
+   * Adds each of `add`'s numbers to the count of that name in bucket `key`, atomically (two instances adding at
+   * once lose neither); the bucket expires `ttlSeconds` after its last addition.
+   */
+  addCounts(key: string, add: Record<string, number>, ttlSeconds: number): Promise<void>;
+  /** The counts of each bucket of `keys`, in that order (empty for one absent or expired): one round trip in KV. */
+  counts(keys: string[]): Promise<Record<string, number>[]>;
   /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */
   health?(): StoreHealth;
   close(): Promise<void>;

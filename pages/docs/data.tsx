@@ -136,6 +136,13 @@ export default function DataDocs() {
         metal&apos;s series and reads it again only when a bar changes, which the store tells it through a version moved by every fold and import,
         asked for at most once a second: an import or another instance&apos;s fold shows within a second.
       </p>
+      <h2 id="status">How the sources have behaved</h2>
+      <p>
+        Every request the service makes to a source is recorded: whether it succeeded, how it failed (timeout, HTTP status, a body that is not JSON,
+        of the wrong shape or with an implausible value, a refused or cut connection) and how long it took. The <a href="/status">status page</a>{' '}
+        shows each source&apos;s state, availability over 24 hours and 7 days, latency and last failure, how far the two live sources stood apart, and
+        which sessions have no daily bar; <code>/api/v1/status</code> gives the same as JSON, and the MCP tool <code>get_data_status</code> too.
+      </p>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
         All prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for

@@ -69,6 +69,20 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.setIfNewer('barfx:odd', table(1, 0.9), 60)).toBe(true);
     });
 
+    it('counts: buckets of named counts add up across handles, racing adds lose none, buckets expire', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.counts(['none'])).toEqual([{}]);
+      await store.addCounts('outcomes:a', { '5.ok': 1, 'h0.b2': 1 }, 60);
+      await other.addCounts('outcomes:a', { '5.ok': 2, '5.http': 1 }, 60);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).addCounts('outcomes:b', { n: 1 }, 60)));
+      expect(await other.counts(['outcomes:a', 'none', 'outcomes:b'])).toEqual([{ '5.ok': 3, 'h0.b2': 1, '5.http': 1 }, {}, { n: 10 }]);
+      await store.addCounts('short', { n: 1 }, 1);
+      await sleep(1100);
+      expect(await store.counts(['short'])).toEqual([{}]);
+    });
+
     it('expires values with a TTL; an expired table is replaced by any', async () => {
       const { store } = setup();
       await store.set('short', 'x', 1);

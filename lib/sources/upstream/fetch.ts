@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { config } from '../../core/config';
 import { VERSION } from '../../core/version';
+import { recordOutcome, type FailureKind } from '../outcome-sink';
 import { upstreamTimeout } from './timeout';
 
 /** Any way an upstream can let us down: refused, hung, non-2xx, non-JSON, wrong shape, absurd value. */
@@ -21,9 +22,56 @@ export interface FetchedJson {
   body: unknown;
 }
 
-/** GET `url` as JSON within the upstream timeout. Throws UpstreamError on network failure, timeout or non-JSON. */
+// Every attempt on an upstream is recorded here, once (lib/sources/outcomes.ts keeps the counts the status
+// page shows, through outcome-sink.ts). A transport failure, a non-2xx status or a body that is not JSON is known here. A 2xx JSON
+// body is only good once the caller has read it: the shape, the plausibility bounds and a feed's own check
+// come later. So an attempt that came back well waits in the scope of `attempting()` (the feed's fetch and
+// check), which records it as `ok` when the scope returns, or `invalid` when it throws. Outside any scope
+// (a script) it counts as `ok` at once.
+
+interface Answered {
+  upstream: string;
+  at: number;
+  ms: number;
+  status: number;
+}
+// Looked up at run time: this file is also bundled into pages that only read its validators, where a static
+// import of a Node module cannot be bundled.
+type Als = typeof import('node:async_hooks');
+const scope = new (process.getBuiltinModule('node:async_hooks') as Als).AsyncLocalStorage<Answered[]>();
+
+/**
+ * Runs `read` (an adapter's fetch, its validation and any check of the value) as one scope: the answers it
+ * got count as `invalid` when it throws, `ok` when it returns. Nested scopes hand their answers outwards.
+ */
+export async function attempting<T>(read: () => Promise<T>): Promise<T> {
+  const answered: Answered[] = [];
+  let value: T;
+  try {
+    value = await scope.run(answered, read);
+  } catch (err) {
+    for (const a of answered) recordOutcome(a.upstream, { at: a.at, ms: a.ms, kind: 'invalid', status: a.status });
+    throw err;
+  }
+  const outer = scope.getStore();
+  if (outer) outer.push(...answered);
+  else for (const a of answered) recordOutcome(a.upstream, { at: a.at, ms: a.ms, kind: null, status: a.status });
+  return value;
+}
+
+/** Records one attempt that failed at the transport or HTTP level, and returns the error to throw. */
+function failed(upstream: string, started: number, kind: FailureKind, reason: string, status?: number, body?: unknown): UpstreamError {
+  recordOutcome(upstream, { at: Date.now(), ms: performance.now() - started, kind, status: status ?? null });
+  return new UpstreamError(upstream, reason, status, body);
+}
+
+/**
+ * GET `url` as JSON within the upstream timeout. Throws UpstreamError on network failure, timeout or non-JSON.
+ * A non-2xx JSON answer is returned (the caller may read its error body) but recorded as an `http` failure.
+ */
 export async function getJson(upstream: string, url: string): Promise<FetchedJson> {
   const timeout = upstreamTimeout(config.upstreamTimeoutMs());
+  const started = performance.now();
   try {
     let res: Response;
     try {
@@ -33,20 +81,31 @@ export async function getJson(upstream: string, url: string): Promise<FetchedJso
         cache: 'no-store',
       });
     } catch (err) {
-      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-      throw new UpstreamError(upstream, why);
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      throw failed(upstream, started, timedOut ? 'timeout' : 'network', timedOut ? 'timed out' : 'unreachable');
     }
     let text: string;
     try {
       text = await res.text();
-    } catch {
-      throw new UpstreamError(upstream, 'body interrupted', res.status);
+    } catch (err) {
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      throw failed(upstream, started, timedOut ? 'timeout' : 'network', 'body interrupted', res.status);
     }
+    const ok = res.status >= 200 && res.status <= 299;
+    let body: unknown;
     try {
-      return { status: res.status, body: JSON.parse(text) };
+      body = JSON.parse(text);
     } catch {
-      throw new UpstreamError(upstream, `HTTP ${res.status}, body is not JSON`, res.status);
+      throw failed(upstream, started, ok ? 'invalid' : 'http', `HTTP ${res.status}, body is not JSON`, res.status);
     }
+    if (!ok) recordOutcome(upstream, { at: Date.now(), ms: performance.now() - started, kind: 'http', status: res.status });
+    else {
+      const answer = { upstream, at: Date.now(), ms: performance.now() - started, status: res.status };
+      const pending = scope.getStore();
+      if (pending) pending.push(answer);
+      else recordOutcome(upstream, { at: answer.at, ms: answer.ms, kind: null, status: answer.status });
+    }
+    return { status: res.status, body };
   } finally {
     timeout.clear();
   }
@@ -54,11 +113,14 @@ export async function getJson(upstream: string, url: string): Promise<FetchedJso
 
 /** GET and validate: a 2xx JSON body that matches `schema`, else UpstreamError. */
 export async function getValid<S extends z.ZodType>(upstream: string, url: string, schema: S): Promise<z.infer<S>> {
-  const { status, body } = await getJson(upstream, url);
-  if (status < 200 || status > 299) throw new UpstreamError(upstream, `HTTP ${status}`, status, body);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UpstreamError(upstream, `unexpected shape: ${parsed.error.issues[0]?.message}`, status);
-  return parsed.data;
+  // Its own scope, so a body of the wrong shape counts as invalid even where no feed wraps the call.
+  return attempting(async () => {
+    const { status, body } = await getJson(upstream, url);
+    if (status < 200 || status > 299) throw new UpstreamError(upstream, `HTTP ${status}`, status, body);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new UpstreamError(upstream, `unexpected shape: ${parsed.error.issues[0]?.message}`, status);
+    return parsed.data;
+  });
 }
 
 /** A finite, positive number: what every price must be. */

@@ -66,6 +66,7 @@ describe('mcp: the views in both eras', () => {
           get_gold_intraday: 'ui://gold/chart',
           get_central_bank_reserves: undefined,
           compare_gold_to_asset: 'ui://gold/chart',
+          get_data_status: undefined,
         });
         for (const uri of Object.values(named)) if (uri) expect(listed.has(uri), uri).toBe(true);
       }

@@ -52,7 +52,14 @@ describe('mcp: the SDK client', () => {
     const client = await mcpClient(app);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names.sort()).toEqual(['compare_gold_to_asset', 'get_central_bank_reserves', 'get_gold_history', 'get_gold_intraday', 'get_gold_price']);
+    expect(names.sort()).toEqual([
+      'compare_gold_to_asset',
+      'get_central_bank_reserves',
+      'get_data_status',
+      'get_gold_history',
+      'get_gold_intraday',
+      'get_gold_price',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
@@ -477,7 +484,7 @@ describe('mcp: a 2025-11-25 client and a 2026-07-28 client on the same URL', () 
     await client.close();
   });
 
-  it('both list the same five tools and give the same answers, every structuredContent valid against its outputSchema (strict Ajv)', async () => {
+  it('both list the same six tools and give the same answers, every structuredContent valid against its outputSchema (strict Ajv)', async () => {
     const c2025 = await mcpClient(app);
     const c2026 = await mcpClient2026(app);
     try {

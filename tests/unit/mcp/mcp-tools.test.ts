@@ -4,6 +4,7 @@ import chartExample from '@/lib/data/examples/chart.json';
 import historyExample from '@/lib/data/examples/history.json';
 import intradayExample from '@/lib/data/examples/intraday.json';
 import reservesExample from '@/lib/data/examples/reserves.json';
+import statusExample from '@/lib/data/examples/status.json';
 import spotExample from '@/lib/data/examples/spot.json';
 import { createGoldServer, TOOLS } from '@/lib/mcp/server';
 import { NOTHING, unavailable } from '@/lib/sources/unavailable';
@@ -93,6 +94,7 @@ describe('output schemas check the REST body, not an all-optional copy', () => {
     get_gold_history: historyExample,
     get_gold_intraday: intradayExample,
     get_central_bank_reserves: reservesExample,
+    get_data_status: statusExample,
   };
   const output = (name: string) => TOOLS.find((t) => t.name === name)!.output;
 

@@ -25,6 +25,7 @@ const LINKS: Record<string, string | undefined> = {
   get_gold_intraday: 'ui://gold/chart',
   compare_gold_to_asset: 'ui://gold/chart',
   get_central_bank_reserves: undefined,
+  get_data_status: undefined,
 };
 
 describe('views as resources', () => {
