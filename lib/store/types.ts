@@ -49,8 +49,13 @@ export interface Store {
   setIfNewer<T extends { as_of: number }>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   /** Atomically takes `key` if nobody holds it; true for the one caller that won. */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
-  /** Adds one to a counter that starts its `ttlSeconds` window on first use; returns the new count. */
-  incr(key: string, ttlSeconds: number): Promise<number>;
+  /** Gives up a claim, so the next caller wins it (the work it guarded failed and must be done again). */
+  release(key: string): Promise<void>;
+  /**
+   * Adds `by` (default 1; negative gives back) to a counter that starts its `ttlSeconds` window on first
+   * use; returns the new count.
+   */
+  incr(key: string, ttlSeconds: number, by?: number): Promise<number>;
   /** Adds a point to a time series (a second point at the same `t` replaces the first). */
   addPoint(series: string, point: Point): Promise<void>;
   /** Points with `from <= t <= to`, oldest first. */
