@@ -76,7 +76,7 @@ if raw then
   local f = {}
   for x in string.gmatch(raw, '[^,]+') do f[#f + 1] = x end
   if f[6] == 'recorded' then
-    if tonumber(f[8]) == t then return raw end
+    if tonumber(f[8]) == t or tonumber(f[7]) == t then return raw end
     if p > tonumber(f[2]) then f[2] = ARGV[3] end
     if p < tonumber(f[3]) then f[3] = ARGV[3] end
     f[5] = tostring(tonumber(f[5]) + 1)

@@ -65,8 +65,9 @@ export interface Store {
   /**
    * Folds one fresh served price (USD/oz, observed at `t` ms) into the bar of session `date`, atomically:
    * a new bar when there is none (or only an imported one), else the extremes widen, `n` counts it, the open
-   * and close follow the earliest and latest observation. The observation behind the bar's close again
-   * (another instance folding the same reading) changes nothing. A change moves the series' `version` in the
+   * and close follow the earliest and latest observation. The observation behind the bar's open or close
+   * again (another instance folding the same reading) changes nothing; callers claim each observation, so
+   * none is counted twice (lib/prices/bars.ts). A change moves the series' `version` in the
    * same atomic step. Returns the bar as stored.
    */
   foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar>;
