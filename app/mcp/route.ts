@@ -1,4 +1,4 @@
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { NO_STORE } from '@/lib/http/cache';
 import { clientAddress, publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenParams } from '@/lib/mcp/params';
@@ -13,8 +13,9 @@ import { VIEW_DOCUMENTS } from '@/widgets/views/documents';
 //   JSON responses. The handler's built-in 2025 serving (`legacy: 'stateless'`) answers every 2025
 //   request as an SSE stream and offers no JSON mode, so the route does the split the SDK documents
 //   for that case, with its `isLegacyRequest`.
-// The rate limit counts each POST once, before either, and every answer to a counted POST says
-// what is left of it; malformed params are answered before either. Both serve the MCP Apps views
+// The rate limit counts each JSON-RPC message (a batch as its size) before either, and every answer
+// to a counted POST says what is left of it; a batch from a client of 2025-06-18 or later, which
+// removed batching, is an Invalid Request; malformed params are answered before either. Both serve the MCP Apps views
 // (widgets/views/) with the tools.
 
 const CORS = {
@@ -41,27 +42,50 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 }
 
 export async function POST(req: Request): Promise<Response> {
-  const rate = await checkRate(clientAddress(req.headers));
+  const text = await readBody(req);
+  const parsed = typeof text === 'string' ? parseJson(text) : undefined;
+  // Every message counts (decisions §25); whatever is not a batch (a body refused unread, invalid JSON) is one.
+  const rate = await checkRate(clientAddress(req.headers), Array.isArray(parsed) ? Math.max(1, parsed.length) : 1);
   if (!rate.allowed) {
-    return jsonRpcError(429, -32029, `Rate limit exceeded: ${MCP_LIMIT} requests per minute per client. Retry after ${rate.reset} s.`, {
-      'Retry-After': String(rate.reset),
-      ...rateHeaders(rate),
-    });
+    const what = Array.isArray(parsed) && parsed.length > 1 ? `this batch of ${parsed.length} messages` : 'this request';
+    return jsonRpcError(
+      429,
+      -32029,
+      `Rate limit exceeded: ${MCP_LIMIT} messages per minute per client, a batch counting as its size; ${rate.remaining ?? 0} left, not enough for ${what}. Retry after ${rate.reset} s.`,
+      { 'Retry-After': String(rate.reset), ...rateHeaders(rate) },
+    );
   }
-  const res = await serve(req);
+  const res = await serve(req, text, parsed);
   for (const [k, v] of Object.entries(rateHeaders(rate))) res.headers.set(k, v);
   return res;
 }
 
-async function serve(req: Request): Promise<Response> {
-  const text = await readBody(req);
+/**
+ * Whether a batch comes from a client that declared protocol 2025-06-18 or later, which removed batching:
+ * by the `MCP-Protocol-Version` header, or by the 2026-07-28 era's `_meta` claim in any of its messages.
+ */
+function batchOfLaterProtocol(req: Request, parsed: unknown[]): boolean {
+  const header = req.headers.get('mcp-protocol-version');
+  // Protocol versions are dates, YYYY-MM-DD, so they compare as strings.
+  if (header && /^\d{4}-\d{2}-\d{2}$/.test(header) && header >= BATCHING_REMOVED) return true;
+  return parsed.some((m) => {
+    const meta = (m as { params?: { _meta?: unknown } } | null)?.params?._meta;
+    return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+  });
+}
+
+/** The protocol revision that removed JSON-RPC batching. */
+const BATCHING_REMOVED = '2025-06-18';
+
+async function serve(req: Request, text: Awaited<ReturnType<typeof readBody>>, parsed: unknown): Promise<Response> {
   if (text === TOO_LARGE) return jsonRpcError(413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
   // Nobody is left to read the answer; what matters is that the log says what happened, not a 500.
   if (text === ABORTED) return jsonRpcError(400, -32000, 'Request body incomplete: the upload was aborted', { Connection: 'close' });
+  if (Array.isArray(parsed) && batchOfLaterProtocol(req, parsed))
+    return jsonRpcError(400, -32600, `Invalid Request: JSON-RPC batches were removed in protocol ${BATCHING_REMOVED}; send one message per request`);
   // Malformed params are answered here (-32602); the SDK answers everything else, invalid JSON
   // included, from the same text. With every request refused the 2025 transport still gets the
   // (empty) rest, so its header checks (Accept, Content-Type, protocol version) come first as always.
-  const parsed = parseJson(text);
   const forwarded = new Request(req.url, { method: 'POST', headers: req.headers, body: text });
 
   try {

@@ -2,7 +2,7 @@ import type { CallToolResult, StandardSchemaWithJSON } from '@modelcontextprotoc
 import { z } from 'zod';
 import { ApiError } from '../core/errors';
 import { DataState, Timestamp } from '../schemas/common';
-import { isUnavailable, type Unavailable } from '../sources/unavailable';
+import { isUnavailable, NOTHING, unavailable, type Unavailable } from '../sources/unavailable';
 import type { ViewName } from './views';
 
 // A tool is data: its name, words, input and output schemas and a body that calls the same lib/
@@ -10,8 +10,8 @@ import type { ViewName } from './views';
 // describe them from it, so there is one description of each.
 //
 // Results: a text summary first, the full JSON second, and `structuredContent` equal to the REST
-// body. Missing data is an ordinary result that says so; invalid arguments and internal failures
-// are `isError` results. Arguments are checked here, against the tool's own input schema, so a
+// body. Missing data is an ordinary result that says so, an outage named as a 503 too; invalid
+// arguments and internal failures are `isError` results. Arguments are checked here, against the tool's own input schema, so a
 // bad one is refused in the same words as REST ("Invalid hours: abc. Valid values: …", "symbol is
 // required. Valid values: …"), not in the SDK's ("Input validation error: Invalid arguments for
 // tool …: hours: …").
@@ -161,16 +161,24 @@ function content(summary: string, body: unknown): CallToolResult['content'] {
   ];
 }
 
+function unavailableResult(result: Unavailable): CallToolResult {
+  const summary = `Unavailable: ${result.error} No figure is given rather than an invented one.`;
+  return { content: content(summary, result), structuredContent: result };
+}
+
 /** Runs a tool body and turns its outcome into the tool result. */
 export async function answer(run: () => Promise<ToolAnswer | Unavailable>): Promise<CallToolResult> {
   try {
     const result = await run();
-    if (isUnavailable(result)) {
-      const summary = `Unavailable: ${result.error} No figure is given rather than an invented one.`;
-      return { content: content(summary, result), structuredContent: result };
-    }
+    if (isUnavailable(result)) return unavailableResult(result);
     return { content: content(result.summary, result.body), structuredContent: result.body };
   } catch (err) {
+    // A 503 is an outage the layer below has named (the store not answering), which REST answers with
+    // its reason: the tool's unavailable answer, not a failure, and no defect to log (decisions §25).
+    if (err instanceof ApiError && err.status === 503) {
+      const state = (err.extra.data_state as DataState | undefined) ?? NOTHING;
+      return unavailableResult(unavailable(err.message, state));
+    }
     if (err instanceof ApiError && err.status === 400) {
       // Name the valid values, unless the message already does.
       const valid = (err.extra.valid ?? err.extra.supported) as string[] | undefined;

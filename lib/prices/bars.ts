@@ -9,7 +9,8 @@ import type { FxTable } from '../sources/upstream/fx';
 
 // Daily spot bars, first-party (decisions §15): one bar per metal per trading session, folded from every
 // fresh price the service serves (samples and request-time reads alike), kept 10 years in the store. Each
-// new upstream observation is folded once, not each request that reads it from the cache; the write
+// new upstream observation is folded once, into the session it was observed in, by one instance (§25),
+// not each request that reads it from the cache; the write
 // completes before the answer or is handed to the platform to finish after it (decisions §20). The FX
 // table in force at the close is kept once per session date, apart from the bars, so reading years of
 // bars moves no FX tables; a table replaces the kept one only when newer. A session the service did not
@@ -58,18 +59,23 @@ export function onBar(listener: Listener): void {
 }
 
 /**
- * Folds a served reading into its session's bar when it is a fresh observation not folded yet and the
- * market is open. Returns the write (bar, closing FX table, trim), which never rejects: a failure is
- * logged and the reading stays unfolded, so the next request that serves it writes it again. Null when
- * there is nothing to write. The caller keeps the write alive past its answer (decisions §20).
+ * Folds a served reading into the bar of the session it was observed in, when it is a fresh observation
+ * not folded yet and the market was open at that moment (decisions §25). Membership is decided here, from
+ * the reading's own time (`fetchedAt`) and never from when it is served, so whichever instance serves it
+ * first, and whenever, it lands in the same bar: observed at 17:59:50 New York (closed) and served at
+ * 18:00:10, it is no session's; observed at 16:59:55 and served at 17:00:05, it is the closing session's.
+ * Every surface that serves a price (REST, MCP, the sampler behind the cron route) comes through here.
+ * Returns the write (bar, closing FX table, trim), which never rejects: a failure is logged and the
+ * reading stays unfolded, so the next request that serves it writes it again. Null when there is nothing
+ * to write. The caller keeps the write alive past its answer (decisions §20).
  */
-export function recordServed(metal: MetalId, reading: Reading<number>, nowMs = Date.now()): Promise<void> | null {
+export function recordServed(metal: MetalId, reading: Reading<number>): Promise<void> | null {
   const t = reading.fetchedAt;
   const p = reading.value;
   if (reading.status !== 'fresh' || p === null || t === null || state.folded.get(metal) === t) return null;
   const running = state.folding.get(metal);
   if (running?.t === t) return running.write;
-  const session = sessionNow(nowMs);
+  const session = sessionNow(t);
   if (!session.open) {
     state.folded.set(metal, t);
     return null;
@@ -97,10 +103,32 @@ export function recordServed(metal: MetalId, reading: Reading<number>, nowMs = D
   return entry.write;
 }
 
-/** The writes of one observation: its bar, the session's closing FX table, the trim of old bars. */
+/**
+ * How long an observation's fold claim is kept: far past the time any reading stays fresh (spot's is
+ * 30 s), after which no instance serves it as a new observation again.
+ */
+const FOLD_CLAIM_S = 3600;
+
+/**
+ * The writes of one observation: its bar, the session's closing FX table, the trim of old bars. Each
+ * observation is folded once across instances, by the one that claims it (`n` counts it once); every
+ * instance that served it still keeps the session's closing FX table. A failed fold gives the claim back.
+ */
 async function writeFold(metal: MetalId, date: string, t: number, p: number): Promise<void> {
-  const bar = await getStore().foldBar(BAR_SERIES[metal].series, date, t, p);
-  for (const l of state.listeners) l(metal, date, (held) => (held && held.t1 > bar.t1 ? held : bar));
+  const { series } = BAR_SERIES[metal];
+  const claim = `fold:${series}:${t}`;
+  if (await getStore().claim(claim, FOLD_CLAIM_S)) {
+    let bar: DailyBar;
+    try {
+      bar = await getStore().foldBar(series, date, t, p);
+    } catch (err) {
+      await getStore()
+        .release(claim)
+        .catch(() => {});
+      throw err;
+    }
+    for (const l of state.listeners) l(metal, date, (held) => (held && held.t1 > bar.t1 ? held : bar));
+  }
   await saveCloseFx(date);
   await trimOnce(metal, date);
 }

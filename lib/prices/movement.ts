@@ -72,10 +72,12 @@ const held = new Map<string, Held>();
 const loading = new Map<string, Promise<Held>>();
 const key = (metal: MetalId, date: string) => `${metal}|${date}`;
 
-// This process's own folds reach the held bar at once, without waiting for the next re-read.
+// This process's own folds reach the held bar at once, without waiting for the next re-read; a price
+// observed before a close and served after it reaches the next session's previous close too.
 onBar((metal, date, update) => {
   const h = held.get(key(metal, date));
   if (h) h.current = update(h.current);
+  for (const [k, other] of held) if (k.startsWith(`${metal}|`) && other.prev?.d === date) other.prev = update(other.prev);
 });
 
 /** Reads a session's bars; a failed read keeps the bars held (none when there are none yet) and is retried on the next ask. */

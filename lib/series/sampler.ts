@@ -11,15 +11,24 @@ import { getStore, safely, StoreDownError } from '../store';
 // recorded: during an outage nothing is written (a stale price is not a new sample). The price is the
 // one spot serves, whichever source gave it. While the market is closed nothing is recorded: the price
 // does not move, and a flat line of repeats would pass for trading that did not happen. A sample returns
-// only once its writes (the point, the trim, the daily bar's fold) are done or have failed, so the cron
-// route answers after them (decisions §20).
+// only once its writes (the point, the trim, the daily bar's fold) are done or have failed, every metal's,
+// so the cron route answers after them and names each failure; a metal whose write failed gives its bucket
+// back (decisions §20, §25).
 
 export const RETENTION_S = 14 * 24 * 3600;
 export type SampleSymbol = IntradaySymbol;
 /** The store key of each metal's series. */
 export const SERIES = Object.fromEntries(METALS.map((m) => [m.intraday, `intraday:${m.intraday}`])) as Record<SampleSymbol, string>;
 
-export type SampleOutcome = 'recorded' | 'bucket already sampled' | 'bucket over' | 'no fresh price' | 'store unavailable' | 'market closed';
+export type SampleOutcome =
+  | 'recorded'
+  | 'bucket already sampled'
+  | 'bucket over'
+  | 'no fresh price'
+  | 'store unavailable'
+  | 'market closed'
+  /** A write the store refused (a command error): logged, and the bucket left for the next run. */
+  | 'write failed';
 
 /** The sampler's last run as kept in the store (any instance, any trigger): when it started (ms) and each symbol's outcome. */
 export interface SamplerRun {
@@ -48,7 +57,9 @@ async function sample(nowMs: number): Promise<Record<SampleSymbol, SampleOutcome
   const started = Date.now();
   const store = getStore();
   const result = {} as Record<SampleSymbol, SampleOutcome>;
-  await Promise.all(
+  // Every metal's writes are waited for, whichever fails (decisions §25): with Promise.all one metal's
+  // error answered the cron route while the others were still writing.
+  const settled = await Promise.allSettled(
     METALS.map(async ({ id, intraday: symbol }) => {
       const { reading, recorded } = await servedPrice(id);
       // The bar fold of this observation is written before the sample (and the cron route) answers.
@@ -63,23 +74,37 @@ async function sample(nowMs: number): Promise<Record<SampleSymbol, SampleOutcome
         return;
       }
       // Claim only with a real price in hand, so a failed fetch never burns the bucket.
-      if (!(await store.claim(`sample:${symbol}:${interval}:${bucket}`, Math.ceil(claimUntilS - nowS) + interval))) {
+      const claim = `sample:${symbol}:${interval}:${bucket}`;
+      if (!(await store.claim(claim, Math.ceil(claimUntilS - nowS) + interval))) {
         result[symbol] = 'bucket already sampled';
         return;
       }
       try {
         await store.addPoint(SERIES[symbol], { t, p: reading.value });
-        await store.trim(SERIES[symbol], t - RETENTION_S);
-        result[symbol] = 'recorded';
         metrics().recordWrites.inc({ what: 'intraday_point', result: 'ok' });
       } catch (err) {
         metrics().recordWrites.inc({ what: 'intraday_point', result: 'failed' });
+        // The bucket is free again, so the next run (another instance's, the next trigger) records it.
+        await store.release(claim).catch(() => {});
         // KV down: the store has logged its outage once; the point is lost, never made up later.
         if (!(err instanceof StoreDownError)) throw err;
         result[symbol] = 'store unavailable';
+        return;
       }
+      result[symbol] = 'recorded';
+      // The point is in: a failed trim leaves old points one more run, and the bucket stays taken.
+      await store.trim(SERIES[symbol], t - RETENTION_S).catch((err) => {
+        if (!(err instanceof StoreDownError)) console.warn(`[sampler] ${symbol} trim failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
     }),
   );
+  for (const [i, outcome] of settled.entries()) {
+    if (outcome.status === 'fulfilled') continue;
+    const { intraday: symbol } = METALS[i];
+    const why = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+    console.error(`[sampler] ${symbol} failed: ${why}`);
+    result[symbol] = 'write failed';
+  }
   return result;
 }
 

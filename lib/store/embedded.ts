@@ -136,7 +136,8 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     ),
     purge: db.prepare('DELETE FROM kv WHERE key = ? AND expires_at IS NOT NULL AND expires_at <= ?'),
     insertNew: db.prepare('INSERT OR IGNORE INTO kv (key, value, expires_at) VALUES (?, ?, ?)'),
-    bump: db.prepare('UPDATE kv SET value = CAST(value AS INTEGER) + 1 WHERE key = ?'),
+    bump: db.prepare('UPDATE kv SET value = CAST(value AS INTEGER) + ? WHERE key = ?'),
+    release: db.prepare('DELETE FROM kv WHERE key = ?'),
     addPoint: db.prepare('INSERT OR REPLACE INTO points (series, t, p) VALUES (?, ?, ?)'),
     range: db.prepare('SELECT t, p FROM points WHERE series = ? AND t >= ? AND t <= ? ORDER BY t'),
     trim: db.prepare('DELETE FROM points WHERE series = ? AND t < ?'),
@@ -272,19 +273,25 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
         () => fallback.claim(key, ttlSeconds),
       );
     },
-    async incr(key, ttlSeconds) {
+    async release(key) {
+      return orMemory(
+        () => guard('release', () => void q.release.run(key)),
+        () => fallback.release(key),
+      );
+    },
+    async incr(key, ttlSeconds, by = 1) {
       return orMemory(
         () =>
           guard('incr', () => {
             sweep();
             return immediate(() => {
               q.purge.run(key, now());
-              if (q.insertNew.run(key, '1', expiry(ttlSeconds)).changes === 1) return 1;
-              q.bump.run(key);
-              return Number(value(key) ?? 1);
+              if (q.insertNew.run(key, String(by), expiry(ttlSeconds)).changes === 1) return by;
+              q.bump.run(by, key);
+              return Number(value(key) ?? by);
             });
           }),
-        () => fallback.incr(key, ttlSeconds),
+        () => fallback.incr(key, ttlSeconds, by),
       );
     },
     async addPoint(series, point) {
@@ -401,8 +408,11 @@ class MemoryOnlyStore implements Store {
   async claim(key: string, ttlSeconds: number) {
     return this.counters.claim(key, ttlSeconds);
   }
-  async incr(key: string, ttlSeconds: number) {
-    return this.counters.incr(key, ttlSeconds);
+  async release(key: string) {
+    this.counters.release(key);
+  }
+  async incr(key: string, ttlSeconds: number, by = 1) {
+    return this.counters.incr(key, ttlSeconds, by);
   }
   async addPoint(): Promise<void> {
     this.down('addPoint');

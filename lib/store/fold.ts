@@ -7,7 +7,8 @@ import type { DailyBar } from './types';
 /** The bar after folding price `p` observed at `t` (ms) into `bar`; `bar` itself when nothing changes. */
 export function fold(bar: DailyBar | null, date: string, t: number, p: number): DailyBar {
   if (!bar || bar.origin !== 'recorded') return { d: date, o: p, h: p, l: p, c: p, n: 1, origin: 'recorded', t0: t, t1: t };
-  if (t === bar.t1) return bar;
+  // The observation behind the open or the close again (folded by another instance) changes nothing.
+  if (t === bar.t1 || t === bar.t0) return bar;
   return {
     ...bar,
     h: Math.max(bar.h, p),

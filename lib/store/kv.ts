@@ -43,10 +43,11 @@ export interface KvOptions {
 /** While degraded, KV is probed at most this often, ms. */
 const PROBE_EVERY_MS = 1000;
 
-/** INCR, and start the window on the first increment (or on a counter that somehow lost its expiry). */
+/** INCRBY, and start the window on the first increment (or on a counter that somehow lost its expiry). ARGV: TTL (s), amount. */
 const INCR_WITH_WINDOW = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local fresh = redis.call('EXISTS', KEYS[1]) == 0
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if fresh or redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
 /** The value unless the one held has an `as_of` as new or newer: KEYS key; ARGV value (JSON), its as_of, TTL (s). */
@@ -76,7 +77,7 @@ if raw then
   local f = {}
   for x in string.gmatch(raw, '[^,]+') do f[#f + 1] = x end
   if f[6] == 'recorded' then
-    if tonumber(f[8]) == t then return raw end
+    if tonumber(f[8]) == t or tonumber(f[7]) == t then return raw end
     if p > tonumber(f[2]) then f[2] = ARGV[3] end
     if p < tonumber(f[3]) then f[3] = ARGV[3] end
     f[5] = tostring(tonumber(f[5]) + 1)
@@ -236,13 +237,22 @@ class KvStore implements Store {
     }
   }
 
-  async incr(key: string, ttlSeconds: number): Promise<number> {
-    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+  async release(key: string): Promise<void> {
     try {
-      return Number(await this.call('incr', () => this.client.eval<[number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl])));
+      await this.call('release', () => this.client.del(this.key(key)));
     } catch (err) {
       if (!(err instanceof StoreDownError || err instanceof CommandError)) throw err;
-      return this.fallback.incr(key, ttl);
+      this.fallback.release(key);
+    }
+  }
+
+  async incr(key: string, ttlSeconds: number, by = 1): Promise<number> {
+    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    try {
+      return Number(await this.call('incr', () => this.client.eval<[number, number], number>(INCR_WITH_WINDOW, [this.key(key)], [ttl, by])));
+    } catch (err) {
+      if (!(err instanceof StoreDownError || err instanceof CommandError)) throw err;
+      return this.fallback.incr(key, ttl, by);
     }
   }
 

@@ -8,11 +8,15 @@ export class MemoryCounters {
     return true;
   }
 
-  incr(key: string, ttlS: number): number {
+  release(key: string): void {
+    this.entries.delete(key);
+  }
+
+  incr(key: string, ttlS: number, by = 1): number {
     const e = this.live(key);
-    if (e) return ++e.n;
-    this.entries.set(key, { n: 1, expires: Date.now() + ttlS * 1000 });
-    return 1;
+    if (e) return (e.n += by);
+    this.entries.set(key, { n: by, expires: Date.now() + ttlS * 1000 });
+    return by;
   }
 
   clear() {

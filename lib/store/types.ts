@@ -49,8 +49,13 @@ export interface Store {
   setIfNewer<T extends { as_of: number }>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   /** Atomically takes `key` if nobody holds it; true for the one caller that won. */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
-  /** Adds one to a counter that starts its `ttlSeconds` window on first use; returns the new count. */
-  incr(key: string, ttlSeconds: number): Promise<number>;
+  /** Gives up a claim, so the next caller wins it (the work it guarded failed and must be done again). */
+  release(key: string): Promise<void>;
+  /**
+   * Adds `by` (default 1; negative gives back) to a counter that starts its `ttlSeconds` window on first
+   * use; returns the new count.
+   */
+  incr(key: string, ttlSeconds: number, by?: number): Promise<number>;
   /** Adds a point to a time series (a second point at the same `t` replaces the first). */
   addPoint(series: string, point: Point): Promise<void>;
   /** Points with `from <= t <= to`, oldest first. */
@@ -60,8 +65,9 @@ export interface Store {
   /**
    * Folds one fresh served price (USD/oz, observed at `t` ms) into the bar of session `date`, atomically:
    * a new bar when there is none (or only an imported one), else the extremes widen, `n` counts it, the open
-   * and close follow the earliest and latest observation. The observation behind the bar's close again
-   * (another instance folding the same reading) changes nothing. A change moves the series' `version` in the
+   * and close follow the earliest and latest observation. The observation behind the bar's open or close
+   * again (another instance folding the same reading) changes nothing; callers claim each observation, so
+   * none is counted twice (lib/prices/bars.ts). A change moves the series' `version` in the
    * same atomic step. Returns the bar as stored.
    */
   foldBar(series: string, date: string, t: number, price: number): Promise<DailyBar>;

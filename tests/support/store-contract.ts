@@ -127,6 +127,27 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.incr('rl:w', 2)).toBe(1);
     });
 
+    it('incr adds a whole batch at once and gives it back, across handles', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.incr('rl:batch', 60, 100)).toBe(100);
+      expect(await other.incr('rl:batch', 60)).toBe(101);
+      expect(await other.incr('rl:batch', 60, 30)).toBe(131);
+      expect(await store.incr('rl:batch', 60, -30)).toBe(101);
+    });
+
+    it('a released claim is won again at once, from another handle too', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.claim('sample:xag:7', 60)).toBe(true);
+      expect(await other.claim('sample:xag:7', 60)).toBe(false);
+      await store.release('sample:xag:7');
+      expect(await other.claim('sample:xag:7', 60)).toBe(true);
+      expect(await store.claim('sample:xag:7', 60)).toBe(false);
+    });
+
     it('incr from two handles at once counts every increment exactly once', async () => {
       const { backend, store } = setup();
       const other = backend.reopen();

@@ -22,7 +22,6 @@ import {
   type Row,
   type TenYearSymbol,
 } from '../../support/bars';
-import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
 import { call, rpc } from '../../support/mcp';
@@ -168,12 +167,10 @@ describe('every metal, ten years, embedded store', () => {
     );
     const t0 = Date.now();
     let after = await app.json(spotPath('xag'));
-    while (after.body.count === 0 && Date.now() - t0 < 5000) {
-      await sleep(100);
-      after = await app.json(spotPath('xag'));
-    }
-    // One second of version check, with room for a loaded machine.
-    expect(Date.now() - t0).toBeLessThan(2500);
+    await expect.poll(async () => (after = await app.json(spotPath('xag'))).body.count).toBeGreaterThan(0);
+    // Through the version check, far inside the answer's cache lifetime (how fast is the benchmark's to say,
+    // not a loaded machine's).
+    expect(Date.now() - t0).toBeLessThan(cacheSeconds('history') * 1000);
     expect(after.body).toMatchObject({ symbol: 'XAGUSD', count: rows.length, ...expectedStats(rows) });
     expect(after.body.points).toEqual(rows.map(served));
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
@@ -225,17 +222,10 @@ describe('every metal, ten years, two instances on one KV', () => {
     for (const s of TEN_YEAR_SYMBOLS) {
       const price = r2(spot.body[USD_FIELD[s]]);
       const want = { d: TODAY, o: price, c: price, h: price, l: price, origin: 'recorded', final: false, n: 1 };
-      let last = (await a.json(spotPath(s))).body.points.at(-1);
-      while (last.origin !== 'recorded' && Date.now() - t0 < 5000) {
-        await sleep(100);
-        last = (await a.json(spotPath(s))).body.points.at(-1);
-      }
-      expect(last, s).toEqual(want);
+      await expect.poll(async () => (await a.json(spotPath(s))).body.points.at(-1)).toEqual(want);
     }
-    // Within a second of version check (room for a loaded machine), far inside the answer's cache lifetime.
-    const took = Date.now() - t0;
-    expect(took).toBeLessThan(3000);
-    expect(took).toBeLessThan(cacheSeconds('history') * 1000);
+    // Through the version check, far inside the answer's cache lifetime (how fast is the benchmark's to say).
+    expect(Date.now() - t0).toBeLessThan(cacheSeconds('history') * 1000);
     for (const s of TEN_YEAR_SYMBOLS) {
       const body = (await a.json(spotPath(s))).body;
       // Everything before today as imported.

@@ -133,6 +133,75 @@ describe('mcp rate limit: who counts as one client', () => {
     expect((await post({ 'x-real-ip': '203.0.113.20', 'x-forwarded-for': '198.51.100.1', 'x-socket-address': '198.51.100.2' })).status).toBe(429);
     expect((await post({ 'x-real-ip': '203.0.113.21', 'x-forwarded-for': '203.0.113.20' })).status).toBe(200);
   });
+
+  // decisions §25: every JSON-RPC message counts, so a batch cannot buy more than a client's share.
+  const pings = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ ...PING, id: from + i }));
+  const left = (r: Response) => Number(/;r=(\d+);/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+
+  it('a batch of 100 counts 100: the single requests after it get 20, the 21st is 429', async () => {
+    const client = { 'x-socket-address': '198.51.100.60' };
+    const batch = await post(client, pings(100));
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as { id: number; result?: unknown }[];
+    expect(answers.map((a) => a.id).sort((x, y) => x - y)).toEqual(pings(100).map((p) => p.id));
+    expect(left(batch)).toBe(20);
+    const singles: number[] = [];
+    for (let i = 0; i < 21; i++) singles.push((await post(client)).status);
+    expect(singles.slice(0, 20)).toEqual(Array(20).fill(200));
+    expect(singles[20]).toBe(429);
+  });
+
+  it('a batch of 130 in a fresh window is a 429 whole, none of it run, and costs nothing of what is left', async () => {
+    const client = { 'x-socket-address': '198.51.100.61' };
+    const over = await post(client, pings(130));
+    expect(over.status).toBe(429);
+    // One JSON-RPC error for the POST: no answer to any of its 130 requests.
+    const body = (await over.json()) as unknown;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+    expect((body as { error: { message: string } }).error.message).toMatch(/120 messages per minute.*batch of 130/);
+    expect(over.headers.get('retry-after')).toBe('18');
+    expect(left(over)).toBe(120);
+    // The whole share is still there: batches of 100 and 20 fit, one more message does not.
+    const most = await post(client, pings(100));
+    expect(most.status).toBe(200);
+    expect(((await most.json()) as unknown[]).length).toBe(100);
+    const rest = await post(client, pings(20));
+    expect(rest.status).toBe(200);
+    expect(left(rest)).toBe(0);
+    expect((await post(client)).status).toBe(429);
+  });
+
+  it('a batch counts against what single requests left: 119 used, a batch of 2 is refused whole, a single one passes', async () => {
+    const client = { 'x-socket-address': '198.51.100.62' };
+    await post(client, pings(100));
+    const first = await post(client, pings(19));
+    expect(left(first)).toBe(1);
+    expect((await post(client, pings(2))).status).toBe(429);
+    const last = await post(client);
+    expect(last.status).toBe(200);
+    expect(left(last)).toBe(0);
+  });
+
+  it('a client of protocol 2025-06-18 or later gets Invalid Request (-32600) for a batch; an older one is served', async () => {
+    const client = { 'x-socket-address': '198.51.100.63' };
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const r = await post({ ...client, 'mcp-protocol-version': version }, pings(3));
+      expect(r.status, version).toBe(400);
+      expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batch/i) } });
+    }
+    // The 2026-07-28 era names its version in each request's _meta.
+    const r2026 = await post({ ...client, 'mcp-protocol-version': '2026-07-28' }, [
+      modern('tools/list', {}, 1).body,
+      modern('tools/list', {}, 2).body,
+    ]);
+    expect(r2026.status).toBe(400);
+    expect(((await r2026.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    const older = await post({ ...client, 'mcp-protocol-version': '2025-03-26' }, pings(3));
+    expect(older.status).toBe(200);
+    expect(((await older.json()) as unknown[]).length).toBe(3);
+    // One message alone is never a batch, whatever the version.
+    expect((await post({ ...client, 'mcp-protocol-version': '2025-06-18' })).status).toBe(200);
+  });
 });
 
 type ToolResult = { result?: { isError?: boolean; content: { text: string }[] }; error?: { code: number; message: string } };

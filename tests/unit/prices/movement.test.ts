@@ -96,8 +96,8 @@ describe('change', () => {
 
   it("after a recorded previous bar: the previous close converted at that session's closing FX table", async () => {
     const [a, b] = fixtureBars(['2026-03-04', '2026-03-05']).map((r) => r.c);
-    lib.bars.recordServed('gold', fresh(a, ny('2026-03-04T09:00:00-05:00')), ny('2026-03-04T09:00:00-05:00'));
-    lib.bars.recordServed('gold', fresh(b, ny('2026-03-04T16:50:00-05:00')), ny('2026-03-04T16:50:00-05:00'));
+    lib.bars.recordServed('gold', fresh(a, ny('2026-03-04T09:00:00-05:00')));
+    lib.bars.recordServed('gold', fresh(b, ny('2026-03-04T16:50:00-05:00')));
     await until(
       () => lib.bars.closeFx('2026-03-04'),
       (fx) => fx !== null,
@@ -153,14 +153,14 @@ describe('folding served prices into bars', () => {
     // Real prices of each day in the order open, high, low, close, two minutes apart (the last of day 1 read between samples).
     const seq = (b: typeof day1, start: string) => [b.o, b.h, b.l, b.c].map((p, i) => ({ p, t: ny(start) + i * 120_000 }));
     for (const { p, t } of seq(day1, '2026-03-17T09:00:00-04:00')) {
-      lib.bars.recordServed('gold', fresh(p, t), t);
+      lib.bars.recordServed('gold', fresh(p, t));
       // The same observation read again by later requests is not folded again.
-      lib.bars.recordServed('gold', fresh(p, t), t + 5000);
+      lib.bars.recordServed('gold', fresh(p, t));
     }
     // A stale reading (both sources down) and a reading while the market is closed change nothing.
-    lib.bars.recordServed('gold', { ...fresh(served, ny('2026-03-17T10:00:00-04:00')), status: 'stale' }, ny('2026-03-17T10:00:00-04:00'));
-    lib.bars.recordServed('gold', fresh(served, ny('2026-03-17T17:30:00-04:00')), ny('2026-03-17T17:30:00-04:00'));
-    for (const { p, t } of seq(day2, '2026-03-17T18:05:00-04:00')) lib.bars.recordServed('gold', fresh(p, t), t);
+    lib.bars.recordServed('gold', { ...fresh(served, ny('2026-03-17T10:00:00-04:00')), status: 'stale' });
+    lib.bars.recordServed('gold', fresh(served, ny('2026-03-17T17:30:00-04:00')));
+    for (const { p, t } of seq(day2, '2026-03-17T18:05:00-04:00')) lib.bars.recordServed('gold', fresh(p, t));
     const got = await until(
       () => bars('2026-03-17', '2026-03-18'),
       (b) => b.length === 2 && b[1].n === 4,

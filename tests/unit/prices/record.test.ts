@@ -50,10 +50,10 @@ describe('a fold whose write failed', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     s.foldBar = () => Promise.reject(new Error('disk I/O error'));
     try {
-      const first = lib.bars.recordServed('gold', fresh(day.c, t), t);
+      const first = lib.bars.recordServed('gold', fresh(day.c, t));
       expect(first).not.toBeNull();
       // A second request serving the same observation meanwhile joins the write in flight.
-      expect(lib.bars.recordServed('gold', fresh(day.c, t), t + 10)).toBe(first);
+      expect(lib.bars.recordServed('gold', fresh(day.c, t))).toBe(first);
       await first;
       expect(await bars('2026-03-10', '2026-03-10')).toEqual([]);
       expect(warn.mock.calls.flat().join('\n')).toContain('disk I/O error');
@@ -61,12 +61,12 @@ describe('a fold whose write failed', () => {
       s.foldBar = foldBar;
       warn.mockRestore();
     }
-    const again = lib.bars.recordServed('gold', fresh(day.c, t), t + 5000);
+    const again = lib.bars.recordServed('gold', fresh(day.c, t));
     expect(again).not.toBeNull();
     await again;
     expect((await bars('2026-03-10', '2026-03-10')).map(({ c, n, origin }) => ({ c, n, origin }))).toEqual([{ c: day.c, n: 1, origin: 'recorded' }]);
     // Stored: the same observation is not written a third time.
-    expect(lib.bars.recordServed('gold', fresh(day.c, t), t + 9000)).toBeNull();
+    expect(lib.bars.recordServed('gold', fresh(day.c, t))).toBeNull();
   });
 });
 
@@ -137,7 +137,7 @@ describe('one FX basis, figures that add up', () => {
     // Thursday's close recorded while the FX source answered: the closing table is kept with it.
     const [thu, fri] = fixtureBars(['2026-03-26', '2026-03-27']);
     const t = ny('2026-03-26T16:50:00-04:00');
-    await lib.bars.recordServed('gold', fresh(thu.c, t), t);
+    await lib.bars.recordServed('gold', fresh(thu.c, t));
     expect((await lib.bars.closeFx('2026-03-26'))?.rates.EUR).toBe(liveFx.EUR);
     // Friday, the FX source down: the bundled table is the one in force. Real prices above and below Thursday's close.
     const rising = [fri.o, fri.h, fri.l, fri.c].filter((p) => p > thu.c);

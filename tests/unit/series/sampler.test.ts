@@ -61,7 +61,8 @@ describe('sampler', () => {
   it('a price that comes after its bucket could still be claimed records nothing, so no bucket is sampled twice', async () => {
     // 1 s buckets; gold's two sources answer in 2.5 s, past the moment its bucket could still be claimed
     // (an interval after the bucket's end). The other metals answer at once and are recorded.
-    Object.assign(process.env, { SAMPLE_INTERVAL_S: '1', UPSTREAM_TIMEOUT_MS: '5000', CACHE_TTL_S: '1' });
+    // The deadline is far past the answer, so only the bucket, never the timeout, decides.
+    Object.assign(process.env, { SAMPLE_INTERVAL_S: '1', UPSTREAM_TIMEOUT_MS: '15000', CACHE_TTL_S: '1' });
     fake.set('gold', { mode: 'ok', delayMs: 2500 }).set('quotes:XAU', { mode: 'ok', delayMs: 2500 });
     await new Promise((r) => setTimeout(r, 1100)); // past the TTL: every metal is read again
     const before = (await points('xau')).length;

@@ -42,7 +42,7 @@ describe('spot history points', () => {
   it('imported and closed sessions are final, the session in progress is not; n counts the prices folded, null when imported', async () => {
     await lib.store.getStore().importBars('daily:xau', [tue]);
     // Wednesday and Thursday recorded from served prices (three and one), Friday in progress (two so far).
-    const observe = async (p: number, at: string) => lib.bars.recordServed('gold', fresh(p, ny(at)), ny(at));
+    const observe = async (p: number, at: string) => lib.bars.recordServed('gold', fresh(p, ny(at)));
     await observe(wed.o, '2026-03-18T09:00:00-04:00');
     await observe(wed.l, '2026-03-18T12:00:00-04:00');
     await observe(wed.c, '2026-03-18T16:58:00-04:00');

@@ -155,7 +155,7 @@ describe('every metal, ten years', () => {
     // A real served gold price, folded into the session in progress: it replaces the imported bar of the day.
     const gold: number = fixture('goldapi-price-XAU.json').price;
     const t = Date.now();
-    await lib.bars.recordServed('gold', fresh(gold, t), t);
+    await lib.bars.recordServed('gold', fresh(gold, t));
     const tail = reads.bars;
     const whole = reads.allBars;
     const xau = await spot('xau');
