@@ -113,9 +113,9 @@ export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covere
   if (range !== '1d' && intraday) {
     const { from } = rangeWindow(range, today);
     if (covered) return priced({ url: `/api/v1/history?series=spot&symbol=${intraday}&from=${from}${asked}`, line: 'spot', from }, true);
-    // Gold's futures as daily closes in the currency asked; in USD per ounce, a week and a month keep the finer bars of the chart endpoint.
-    if (symbol === 'xau' && (asked || !['5d', '1mo'].includes(range)))
-      return priced({ url: `/api/v1/history?series=futures&from=${from}${asked}`, line: 'futures', from }, true);
+    // Gold's futures in another currency or unit: the history endpoint's daily closes, each at its own day's rate. In USD per
+    // ounce the chart endpoint's bars of the same future (GC=F) stay, finer for a week or a month, and asked by the range itself.
+    if (symbol === 'xau' && asked) return priced({ url: `/api/v1/history?series=futures&from=${from}${asked}`, line: 'futures', from }, true);
   }
   const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '1y': '1d', '5y': '1wk' }[range];
   return priced({ url: `/api/v1/chart?symbol=${symbol}&range=${range}&interval=${interval}`, line: metal ? 'futures' : 'asset' }, false);

@@ -71,7 +71,7 @@ describe('the chart widget page', () => {
     for (const r of ['1mo', '3mo', '1y', '5y']) expect(s[r]).toMatchObject({ line: 'futures', label: t.lineFutures + USD_OZ });
     // Each asks only for its window.
     expect(s['5d'].url).toBe('/api/v1/history?series=spot&symbol=xau&from=2026-04-09');
-    expect(s['3mo'].url).toBe('/api/v1/history?series=futures&from=2026-01-14');
+    expect(s['3mo'].url).toBe('/api/v1/chart?symbol=xau&range=3mo&interval=1d');
     expect(s.max).toMatchObject({ line: 'monthly', url: '/api/v1/history?series=monthly&symbol=xau', label: t.lineMonthly + USD_OZ });
   });
 
