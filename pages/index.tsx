@@ -4,7 +4,9 @@ import { getSpot } from '@/lib/prices/spot';
 import { PageHead } from '@/site/layout';
 import { LivePrice } from '@/site/live-price';
 import { liveView, type LiveView } from '@/site/live-price-view';
-import { chartPlan, MiniChart, type ChartPlan } from '@/site/mini-chart';
+import type { ChartPlan } from '@/site/chart-plan';
+import { chartPlan } from '@/site/landing-chart';
+import { MiniChart } from '@/site/mini-chart';
 import { PageScript } from '@/site/page-script';
 
 // Server-rendered with the current price on every request; the page's own script keeps it live.

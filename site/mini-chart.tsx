@@ -1,27 +1,10 @@
-import { sessionNow } from '@/lib/calendar/clock';
-import { daysBefore } from '@/lib/calendar/dates';
-import { spotCovers } from '@/lib/series/coverage';
-import { CHART_LABELS, DAILY_DAYS, type ChartPlan } from './chart-plan';
+import type { ChartPlan } from './chart-plan';
 
-export type { ChartPlan } from './chart-plan';
-
-// The landing page's small chart panel. The server decides what its daily line is (lib/series/coverage.ts:
+// The landing page's small chart panel. The server decides what its daily line is (site/landing-chart.ts:
 // the daily spot bars when they cover the last 3 months, else COMEX futures) and hands the request and its
 // caption to the page's script, which fills the panel once it is about to be seen: the recorded intraday
 // series when it holds a few hours, else those daily closes; MAX draws the World Bank's monthly averages
 // since 1960. The caption always says which, and each request asks only for the window it draws.
-
-export async function chartPlan(nowMs = Date.now()): Promise<ChartPlan> {
-  const today = sessionNow(nowMs).date;
-  const from = daysBefore(today, DAILY_DAYS);
-  const [covered] = await spotCovers('gold', [{ from, to: today }]);
-  return {
-    daily: covered
-      ? { url: `/api/v1/history?series=spot&symbol=xau&from=${from}`, label: CHART_LABELS.spot, from }
-      : { url: `/api/v1/history?series=futures&from=${from}`, label: CHART_LABELS.daily, from },
-    monthly: { url: '/api/v1/history?series=monthly&symbol=xau', label: CHART_LABELS.monthly },
-  };
-}
 
 export function MiniChart({ plan }: { plan: ChartPlan }) {
   return (
