@@ -170,7 +170,7 @@ describe('the chart view under the package’s own host', () => {
     ]);
 
     // The value under the pointer, in German.
-    await frame.hover('[data-f="chart"] svg', { position: { x: 2, y: 20 } });
+    await frame.hover('[data-f="chart"] svg', { position: { x: 0, y: 20 } });
     await expect.poll(() => frame.textContent('[data-f="cross"]')).toContain(await money(frame, points[0].c, 'USD', 'de-DE'));
 
     await frame.click(`[data-f="ranges"] button:text-is("${de.r1y}")`);
@@ -245,7 +245,7 @@ describe('the chart view under the package’s own host', () => {
     const label = (key: 'lineFutures' | 'lineSpot' | 'lineMonthly', currency: string, abbr: string) => `${de[key]} · ${currency}/${abbr}`;
     const futures = await call('get_gold_history', { range: '3m' });
     const spot = await call('get_gold_history', { range: '1m', series: 'spot' });
-    const compare = await call('compare_gold_to_asset', { symbol: 'silver', range: '1m' });
+    const compare = await call('compare_gold_to_asset', { symbol: 'sp500', range: '6m' });
     // A monthly series in euros per gram, as the history endpoint answers it once converted (decisions §24): the real
     // futures closes averaged by month, at a real published EUR rate (er-api, 2 June 2026) and per gram.
     const EUR_PER_USD = fixture('er-api-latest-USD.json').rates.EUR as number;
