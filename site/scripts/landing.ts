@@ -144,6 +144,7 @@ async function drawDaily(url: string, label: string, from = '') {
     if ('error' in history) return unavailablePanel(history.error);
     const closes = history.points.filter((x) => x.d >= from).map((x) => ({ time: day(x.d), value: x.c }));
     if (closes.length >= 2) await draw(closes, false);
+    else unavailablePanel(`The series has ${closes.length === 0 ? 'no close' : 'one close'} in this range yet.`);
   } catch (err) {
     unavailablePanel(String((err as Error).message));
   }
