@@ -47,10 +47,16 @@ const fmt = (v: number) => {
   return rate ? number(v, cfg.locale, decimals) : money(v, currency, cfg.locale, decimals);
 };
 const intradayRange = () => ['1d', '5d'].includes(range);
+/** A time as the range shows it: with the hour for the intraday ranges; a date (read in UTC, the same date everywhere) for daily bars; month and year for monthly averages. */
 const when = (t: number) =>
-  new Intl.DateTimeFormat(cfg.locale, intradayRange() ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' }).format(
-    new Date(t * 1000),
-  );
+  new Intl.DateTimeFormat(
+    cfg.locale,
+    intradayRange()
+      ? { dateStyle: 'medium', timeStyle: 'short' }
+      : cfg.series[range].line === 'monthly'
+        ? { year: 'numeric', month: 'short', timeZone: 'UTC' }
+        : { dateStyle: 'medium', timeZone: 'UTC' },
+  ).format(new Date(t * 1000));
 
 function show() {
   if (!live) return drawFrame(box, points, lineColor(), fmt, when);
