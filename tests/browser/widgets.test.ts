@@ -494,6 +494,33 @@ describe('chart widget', () => {
     }
   }, 120_000);
 
+  it('a week missing inside a month of spot bars is drawn as a gap, not one straight line across it', async () => {
+    // Friday 17 April 2026; every session since 1 March but the week of 23 March (five sessions: still spot, by the rule).
+    const dates = fixtureDates('2026-03-02', '2026-04-16').filter((d) => d < '2026-03-23' || d > '2026-03-27');
+    const f = await FakeUpstream.start();
+    f.onChart(realChartHandler());
+    const a = await App.start({
+      env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-17T10:00:00-04:00')) },
+      dataDir: await dataDirWithBars(dates),
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${a.url}/widgets/chart?range=1mo&locale=en-US`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
+      await page.waitForSelector('.frame path[d^="M"]');
+      const d = (await page.getAttribute('.frame path', 'd'))!;
+      // Two runs of line: up to Friday 20 March, and again from Monday 30 March; the gap spans a week and more of the width.
+      const moves = [...d.matchAll(/M([\d.]+) /g)].map((m) => Number(m[1]));
+      expect(moves).toHaveLength(2);
+      const before = [...d.slice(0, d.lastIndexOf('M')).matchAll(/[ML]([\d.]+) /g)].map((m) => Number(m[1])).pop()!;
+      expect(moves[1] - before).toBeGreaterThan((9 / 31) * 1000);
+    } finally {
+      await page.close();
+      await a.stop();
+      await f.close();
+    }
+  });
+
   // Needs the history endpoint's monthly series (decisions §24): runs once that branch is merged.
   it('MAX draws the World Bank’s monthly averages from 1960, labelled, in the widget and on the landing', async () => {
     const page = await browser.newPage();
