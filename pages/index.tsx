@@ -4,6 +4,8 @@ import { getSpot } from '@/lib/prices/spot';
 import { PageHead } from '@/site/layout';
 import { LivePrice } from '@/site/live-price';
 import { liveView, type LiveView } from '@/site/live-price-view';
+import type { ChartPlan } from '@/site/chart-plan';
+import { chartPlan } from '@/site/landing-chart';
 import { MiniChart } from '@/site/mini-chart';
 import { PageScript } from '@/site/page-script';
 
@@ -12,11 +14,11 @@ export const config: PageConfig = { unstable_runtimeJS: false };
 
 export async function getServerSideProps({ req }: GetServerSidePropsContext) {
   const origin = publicOrigin(req.headers);
-  const spot = await getSpot({ compact: '1' }, { origin });
-  return { props: { origin, live: liveView(spot) } };
+  const [spot, plan] = await Promise.all([getSpot({ compact: '1' }, { origin }), chartPlan()]);
+  return { props: { origin, live: liveView(spot), plan } };
 }
 
-export default function Home({ origin, live }: { origin: string; live: LiveView }) {
+export default function Home({ origin, live, plan }: { origin: string; live: LiveView; plan: ChartPlan }) {
   return (
     <>
       <PageHead />
@@ -36,7 +38,7 @@ export default function Home({ origin, live }: { origin: string; live: LiveView 
       </div>
       <div className="grid2">
         <LivePrice view={live} />
-        <MiniChart />
+        <MiniChart plan={plan} />
       </div>
       <h2>One request</h2>
       <pre tabIndex={0}>

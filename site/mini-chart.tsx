@@ -1,18 +1,24 @@
-// The landing page's small chart panel. The page's script fills it once the panel is about to be seen:
-// the recorded intraday series when it holds a few hours, else the last 3 months of daily closes: the
-// daily spot bars when they reach that far back, else COMEX futures. The caption always says which.
+import type { ChartPlan } from './chart-plan';
 
-export const CHART_LABELS = {
-  intraday: 'Spot, recorded every 2 minutes, last 24 hours (USD/oz)',
-  spot: 'Daily spot closes, last 3 months (USD/oz)',
-  daily: 'Daily closes, last 3 months (COMEX futures, not spot, USD/oz)',
-};
+// The landing page's small chart panel. The server decides what its daily line is (site/landing-chart.ts:
+// the daily spot bars when they cover the last 3 months, else COMEX futures) and hands the request and its
+// caption to the page's script, which fills the panel once it is about to be seen: the recorded intraday
+// series when it holds a few hours, else those daily closes; MAX draws the World Bank's monthly averages
+// since 1960. The caption always says which, and each request asks only for the window it draws.
 
-export function MiniChart() {
+export function MiniChart({ plan }: { plan: ChartPlan }) {
   return (
-    <figure className="card" style={{ margin: 0 }} id="mini-chart">
-      <figcaption className="muted">{CHART_LABELS.daily}</figcaption>
+    <figure className="card" style={{ margin: 0 }} id="mini-chart" data-plan={JSON.stringify(plan)}>
+      <figcaption className="muted">{plan.daily.label}</figcaption>
       <div className="chart" />
+      <div className="ranges" role="group" aria-label="Range">
+        <button type="button" data-range="latest" aria-pressed="true">
+          Latest
+        </button>{' '}
+        <button type="button" data-range="max" aria-pressed="false">
+          MAX
+        </button>
+      </div>
     </figure>
   );
 }

@@ -2,7 +2,9 @@ import { daysBefore } from '../lib/calendar/dates';
 import type { ChartSymbol } from '../lib/reference/instruments';
 import { metalById, type IntradaySymbol, type MetalId } from '../lib/reference/metals';
 import type { DataState } from '../lib/schemas/common';
-import { fill, money, number, updated, type Words } from './format';
+import type { Unit } from '../lib/reference/units';
+import type { DateWindow } from '../lib/series/coverage';
+import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
 import { CHART_WIDGET_RANGES, type ChartWidgetRange } from './kinds';
@@ -13,7 +15,8 @@ import { staleBadge } from './price';
 // its script from the public API (first as a plain SVG frame, then by lightweight-charts). Every line
 // says what it is (decisions §23). For a metal, whose headline is its spot price: one day is the
 // first-party intraday spot series; a longer range is the daily spot bars the service records when
-// they cover it, else the COMEX futures bars, labelled as futures. Other assets: the chart endpoint.
+// they cover it (decided by the server, lib/series/coverage.ts), else the COMEX futures bars, labelled as
+// futures; MAX is the World Bank's monthly averages since 1960. Other assets: the chart endpoint.
 
 /** Each asset's name in the page's language; index and pair names read the same everywhere. */
 const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
@@ -30,46 +33,103 @@ const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
 };
 export const symbolLabel = (symbol: ChartSymbol, t: Strings) => SYMBOL_NAME[symbol](t);
 
-const RANGE_KEY = { '1d': 'r1d', '5d': 'r5d', '1mo': 'r1mo', '3mo': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const satisfies Record<
-  ChartWidgetRange,
-  keyof Strings
->;
+const RANGE_KEY = {
+  '1d': 'r1d',
+  '5d': 'r5d',
+  '1mo': 'r1mo',
+  '3mo': 'r3mo',
+  '1y': 'r1y',
+  '5y': 'r5y',
+  max: 'rMax',
+} as const satisfies Record<ChartWidgetRange, keyof Strings>;
 
 /** The chart symbols that are a served metal: their headline is spot, and so is their line where the service has it. */
 export const CHART_METAL: Partial<Record<ChartSymbol, MetalId>> = { xau: 'gold', silver: 'silver', platinum: 'platinum', palladium: 'palladium' };
 
-/** What a range's line is: spot recorded every 2 minutes, daily spot bars, COMEX futures bars, or another asset's own bars. */
-export type ChartLine = 'intraday' | 'spot' | 'futures' | 'asset';
+/**
+ * What a range's line is: spot recorded every 2 minutes, daily spot bars, COMEX futures bars, the World Bank's
+ * monthly averages, or another asset's own bars.
+ */
+export type ChartLine = 'intraday' | 'spot' | 'futures' | 'monthly' | 'asset';
 
-/** Calendar days each range spans, counted back from today. */
-const RANGE_DAYS: Record<Exclude<ChartWidgetRange, '1d'>, number> = { '5d': 7, '1mo': 31, '3mo': 92, '1y': 366, '5y': 1827 };
+/** Calendar days each daily range spans, counted back from today: the window its request asks for and its coverage is judged in. */
+export const RANGE_DAYS: Record<Exclude<ChartWidgetRange, '1d' | 'max'>, number> = { '5d': 7, '1mo': 31, '3mo': 92, '1y': 366, '5y': 1827 };
 
-/** The API request behind a range and what its line is; `from`: the first date a spot line shows. */
+/** The window of each daily range, ending today. */
+export function rangeWindow(range: keyof typeof RANGE_DAYS, today: string): DateWindow {
+  return { from: daysBefore(today, RANGE_DAYS[range]), to: today };
+}
+
+/** The metals of the World Bank's monthly series (no palladium), as the history endpoint's `symbol` names them. */
+const MONTHLY_SYMBOL: Partial<Record<ChartSymbol, string>> = { xau: 'xau', silver: 'xag', platinum: 'xpt' };
+
+/** A range's line as the page script draws it, decided by the server (decisions §25). */
 export interface RangeSeries {
+  /** The API request: only the window drawn (`from`), in the currency and unit drawn. */
   url: string;
   line: ChartLine;
+  /** What the line is, in the page's language, with its currency and unit for a metal ("" for another asset, which the title names). */
+  label: string;
+  /** The currency its values are in, and the decimals they are shown with. */
+  currency: string;
+  decimals: number;
+  /** An index or an exchange rate: a number, no currency sign. */
+  rate?: true;
+  /** The first date drawn: a series answered whole (before the history endpoint took `from`) is cut there. */
   from?: string;
 }
 
-/**
- * The series behind each range: real points only. `spotFrom` is the metal's first daily spot bar (null
- * without one): the daily spot bars serve a range only when they reach back to its start.
- */
-export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, spotFrom: string | null, today: string): RangeSeries {
-  const metal = CHART_METAL[symbol];
-  const intraday: IntradaySymbol | null = metal ? metalById(metal).intraday : null;
-  if (range === '1d' && intraday) return { url: `/api/v1/intraday?symbol=${intraday}&hours=24`, line: 'intraday' };
-  if (range !== '1d' && intraday && spotFrom !== null) {
-    const from = daysBefore(today, RANGE_DAYS[range]);
-    if (spotFrom <= from) return { url: `/api/v1/history?series=spot&symbol=${intraday}`, line: 'spot', from };
-  }
-  const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '1y': '1d', '5y': '1wk' }[range];
-  return { url: `/api/v1/chart?symbol=${symbol}&range=${range}&interval=${interval}`, line: metal ? 'futures' : 'asset' };
+/** What a chart of a metal is drawn in: the currency and unit asked (checked by the headline's spot answer). */
+export interface DrawnIn {
+  currency: string;
+  unit: Unit;
 }
 
-/** What the line is, in the page's language; nothing for an asset, which the title names. */
-export function lineLabel(line: ChartLine, t: Strings): string {
-  return line === 'intraday' ? t.lineIntraday : line === 'spot' ? t.lineSpot : line === 'futures' ? t.lineFutures : '';
+const USD_OZ: DrawnIn = { currency: 'USD', unit: 'oz' };
+
+/**
+ * The series behind each range: real points only. `covered`: whether the metal's daily spot bars cover the
+ * range's window (lib/series/coverage.ts, judged once by the server); they are drawn where they do, else the
+ * COMEX futures series, labelled so. Gold's futures and every metal's spot and monthly series come in the
+ * currency and unit asked, each point at its own day's rate; the 2-minute series and the other metals'
+ * futures bars are USD per troy ounce only, and their label says so.
+ */
+export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covered: boolean, today: string, drawn: DrawnIn, t: Strings): RangeSeries {
+  const metal = CHART_METAL[symbol];
+  const intraday: IntradaySymbol | null = metal ? metalById(metal).intraday : null;
+  const priced = (over: Pick<RangeSeries, 'url' | 'line'> & { from?: string }, inAsked: boolean): RangeSeries => {
+    const d = inAsked ? drawn : USD_OZ;
+    const label = lineLabel(over.line, t, d);
+    if (isRate(symbol)) return { ...over, label, currency: d.currency, decimals: 4, rate: true };
+    return { ...over, label, currency: d.currency, decimals: priceDecimals(d.currency, d.unit) };
+  };
+  const asked = drawn.currency === 'USD' && drawn.unit === 'oz' ? '' : `&currency=${drawn.currency}&unit=${drawn.unit}`;
+  if (range === '1d' && intraday) return priced({ url: `/api/v1/intraday?symbol=${intraday}&hours=24`, line: 'intraday' }, false);
+  if (range === 'max') {
+    const monthly = MONTHLY_SYMBOL[symbol];
+    if (monthly) return priced({ url: `/api/v1/history?series=monthly&symbol=${monthly}${asked}`, line: 'monthly' }, true);
+    return priced({ url: `/api/v1/chart?symbol=${symbol}&range=max&interval=1mo`, line: metal ? 'futures' : 'asset' }, false);
+  }
+  if (range !== '1d' && intraday) {
+    const { from } = rangeWindow(range, today);
+    if (covered) return priced({ url: `/api/v1/history?series=spot&symbol=${intraday}&from=${from}${asked}`, line: 'spot', from }, true);
+    // Gold's futures in another currency or unit: the history endpoint's daily closes, each at its own day's rate. In USD per
+    // ounce the chart endpoint's bars of the same future (GC=F) stay, finer for a week or a month, and asked by the range itself.
+    if (symbol === 'xau' && asked) return priced({ url: `/api/v1/history?series=futures&from=${from}${asked}`, line: 'futures', from }, true);
+  }
+  const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '1y': '1d', '5y': '1wk' }[range];
+  return priced({ url: `/api/v1/chart?symbol=${symbol}&range=${range}&interval=${interval}`, line: metal ? 'futures' : 'asset' }, false);
+}
+
+const LINE_KEY = { intraday: 'lineIntraday', spot: 'lineSpot', futures: 'lineFutures', monthly: 'lineMonthly' } as const satisfies Record<
+  Exclude<ChartLine, 'asset'>,
+  keyof Strings
+>;
+
+/** What the line is, in the page's language, and what it is in ("COMEX futures (not spot) · EUR/g"); nothing for an asset, which the title names. */
+export function lineLabel(line: ChartLine, t: Strings, drawn?: DrawnIn): string {
+  if (line === 'asset') return '';
+  return drawn ? `${t[LINE_KEY[line]]} · ${drawn.currency}/${unitWord(t, drawn.unit, 'abbr')}` : t[LINE_KEY[line]];
 }
 
 export interface ChartOptions extends CommonOptions {
@@ -79,11 +139,14 @@ export interface ChartOptions extends CommonOptions {
 
 export interface ChartView {
   opts: ChartOptions;
-  /** What the first range's line is. */
+  /** The first range's line and its label. */
   line: ChartLine;
+  label: string;
   /** Latest real price to headline (spot for gold and silver), or null. */
   latest: number | null;
   latestCurrency: string;
+  /** The headline's decimals: the currency's own, two more for a gram. */
+  latestDecimals: number;
   state: DataState;
   origin: string;
   words: Words;
@@ -93,11 +156,12 @@ export function renderChart(v: ChartView): SafeHtml {
   const o = v.opts;
   const t = v.words.t;
   const badge = staleBadge(v.state, v.words);
-  const headline = v.latest === null ? '' : isRate(o.symbol) ? number(v.latest, o.locale, 4) : money(v.latest, v.latestCurrency, o.locale);
+  const headline =
+    v.latest === null ? '' : isRate(o.symbol) ? number(v.latest, o.locale, 4) : money(v.latest, v.latestCurrency, o.locale, v.latestDecimals);
   return html`<main class="w" aria-label="${chartTitle(o.symbol, t)}">
 <div class="h"><span>${symbolLabel(o.symbol, t)}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
 <div class="big" data-f="price">${headline}</div>
-<div class="line" data-f="line"${v.line === 'asset' ? ' hidden' : ''}>${lineLabel(v.line, t)}</div>
+<div class="line" data-f="line"${v.label ? '' : ' hidden'}>${v.label}</div>
 <div class="ranges" role="group" aria-label="${t.range}">${CHART_WIDGET_RANGES.map(
     (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${t[RANGE_KEY[r]]}</button>`,
   )}</div>

@@ -1,8 +1,7 @@
 import { getChart } from '../lib/series/chart';
-import { getSpotHistory } from '../lib/series/history';
-import { metalById, type MetalId } from '../lib/reference/metals';
 import type { ChartSymbol } from '../lib/reference/instruments';
 import { CHART_METAL } from './chart';
+import { metalPrice } from './price';
 import { ApiError } from '../lib/core/errors';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
@@ -46,24 +45,15 @@ export interface Headline {
   state: DataState;
 }
 
-/** The chart widget's headline: a metal's live spot (USD per troy ounce), the latest real daily bar for the rest. */
-export async function chartHeadline(symbol: ChartSymbol, origin: string): Promise<Headline> {
+/** The chart widget's headline: a metal's live spot in the currency and unit asked (USD when spot lacks the currency), the latest real daily bar for the rest. */
+export async function chartHeadline(symbol: ChartSymbol, origin: string, currency = 'USD', unit: Unit = 'oz'): Promise<Headline> {
   const metal = CHART_METAL[symbol];
   if (metal) {
-    const view = await spotForWidget('USD', 'oz', origin);
-    const latest = view.spot ? (view.spot[metalById(metal).usdField as keyof Spot] as number | null) : null;
-    return { latest, currency: 'USD', state: metal === 'gold' ? view.state : (view.spot?.groups[metal] ?? view.state) };
+    const view = await spotForWidget(currency, unit, origin);
+    const latest = view.spot ? metalPrice(view.spot, metal, unit) : null;
+    return { latest, currency: view.currency, state: metal === 'gold' ? view.state : (view.spot?.groups[metal] ?? view.state) };
   }
   const chart = await getChart({ symbol, range: '5d', interval: '1d' });
   if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state };
   return { latest: chart.points[chart.points.length - 1]?.c ?? null, currency: chart.currency ?? 'USD', state: chart.data_state };
-}
-
-/** The date of a metal's first daily spot bar (recorded or imported), or null: none yet, or the store not answering. */
-export async function firstSpotBar(metal: MetalId): Promise<string | null> {
-  try {
-    return (await getSpotHistory(metal)).points[0]?.d ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -11,6 +11,6 @@ export const WIDGETS = {
 export type WidgetName = keyof typeof WIDGETS;
 export const WIDGET_NAMES = Object.keys(WIDGETS) as WidgetName[];
 
-/** The ranges the chart widget offers, each drawn from real bars at a width the upstream keeps for that span. */
-export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y'] as const satisfies readonly ChartRange[];
+/** The ranges the chart widget offers, each drawn from real bars at a width the upstream keeps for that span; `max`: since 1960, monthly. */
+export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y', 'max'] as const satisfies readonly ChartRange[];
 export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];

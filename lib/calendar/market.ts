@@ -62,6 +62,13 @@ function isHoliday(day: Day): boolean {
   return (m === 12 && date === 25) || (m === 1 && date === 1) || day === easterSunday(d.getUTCFullYear()) - 2 * DAY_MS;
 }
 
+/** Whether a trading session closes on this New York date (YYYY-MM-DD): a weekday that is not a holiday. */
+export function isSessionDate(date: string): boolean {
+  const day = Date.parse(`${date}T00:00:00Z`);
+  const weekday = new Date(day).getUTCDay();
+  return weekday >= 1 && weekday <= 5 && !isHoliday(day);
+}
+
 /** Why the market is closed at this New York day and minute, or null when it is open. */
 function closedBecause(day: Day, minute: number): MarketReason | null {
   if ((isHoliday(day) && minute < OPEN_MIN) || (isHoliday(day + DAY_MS) && minute >= CLOSE_MIN)) return 'holiday';

@@ -22,8 +22,10 @@ export default function WidgetsDocs({ origin }: OriginProps) {
         service sees it (<a href="/docs/api#getStream">the price stream</a>), and they show a stale badge or &ldquo;unavailable&rdquo; rather than a
         made-up number. The chart widget draws its line at once as a light picture of the real points (high, low, first and last times); the
         interactive chart with its crosshair starts when a pointer or keyboard focus comes to it. Under its spot headline the chart says what the line
-        is: a metal&apos;s spot price recorded every 2 minutes (1D), its daily spot bars where they reach back over the range, or otherwise COMEX
-        futures, labelled as such in the widget&apos;s language.
+        is: a metal&apos;s spot price recorded every 2 minutes (1D), its daily spot bars where they cover the range (no more than 5 sessions missing
+        at its start, its end or anywhere in it), or otherwise COMEX futures, labelled as such in the widget&apos;s language, with the currency and
+        unit it is drawn in; <code>max</code> draws the World Bank&apos;s monthly average prices since 1960 (CC BY 4.0). Points are placed by their
+        time, so a stretch with no data shows as a gap, and each range asks the API only for the dates it draws.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>

@@ -4,7 +4,8 @@ import type { Intraday } from '@/lib/schemas/intraday';
 import type { Unavailable } from '@/lib/sources/unavailable';
 import type { PriceEvent } from '@/lib/schemas/stream';
 import { liveView, liveViewOfEvent, type LiveView, type SpotAnswer } from '../live-price-view';
-import { CHART_LABELS } from '../mini-chart';
+import { CHART_LABELS, type ChartPlan } from '../chart-plan';
+import { libraryData, type LinePoint } from '../../widgets/scripts/line-frame';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { field, poll, setText } from '../../widgets/scripts/shared';
 import { apiJson } from './fetch-api';
@@ -63,9 +64,14 @@ if (stream) {
 const pointsOf = <P>(answer: { points: P[] } | Unavailable): P[] => ('points' in answer ? answer.points : []);
 
 const figure = document.getElementById('mini-chart')!;
+/** What the panel draws, as the server decided it (site/mini-chart.tsx). */
+const plan = JSON.parse(figure.dataset.plan!) as ChartPlan;
 const chart: { api?: IChartApi; series?: ISeriesApi<'Area'> } = {};
+/** `latest`: the recorded day, else the last 3 months' daily closes; `max`: the monthly averages since 1960. */
+let range: 'latest' | 'max' = 'latest';
+const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
 
-async function draw(points: { time: UTCTimestamp | string; value: number }[], intraday: boolean) {
+async function draw(points: LinePoint[], intraday: boolean) {
   const { AreaSeries, createChart } = await import('./area-chart');
   const box = figure.querySelector<HTMLElement>('.chart')!;
   if (box.getAttribute('role') === 'status') {
@@ -86,27 +92,29 @@ async function draw(points: { time: UTCTimestamp | string; value: number }[], in
     chart.series = chart.api.addSeries(AreaSeries, { lineColor: line, topColor: `${line}59`, bottomColor: `${line}05`, lineWidth: 2 });
   }
   chart.api.applyOptions({ timeScale: { timeVisible: intraday } });
-  chart.series!.setData(points as never);
+  // Placed by time: a hole in the series is drawn as a gap (widgets/scripts/line-frame.ts).
+  chart.series!.setData(libraryData(points) as { time: UTCTimestamp; value: number }[]);
   chart.api.timeScale().fitContent();
 }
 
 /** Say why the panel is empty rather than leave it blank. */
 function unavailablePanel(reason: string) {
   const box = figure.querySelector('.chart')!;
+  chart.api?.remove();
+  delete chart.api;
   box.setAttribute('role', 'status');
   box.replaceChildren(Object.assign(document.createElement('strong'), { textContent: 'History unavailable' }));
   box.append(Object.assign(document.createElement('p'), { className: 'muted', textContent: reason }));
 }
 
+const caption = (text: string) => (figure.querySelector('figcaption')!.textContent = text);
+
 async function fillChart() {
   // A hidden tab asks nothing; the next turn after it is shown again catches up.
-  if (document.visibilityState !== 'hidden') await drawLatest();
+  if (document.visibilityState !== 'hidden' && range === 'latest') await drawLatest();
   // The recorded series grows by a point every 2 minutes, and replaces the daily closes once it holds enough.
   setTimeout(fillChart, INTRADAY_EVERY_MS);
 }
-
-/** The UTC date `n` days before today, YYYY-MM-DD. */
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 async function drawLatest() {
   let intraday: Intraday | Unavailable | undefined;
@@ -115,37 +123,40 @@ async function drawLatest() {
   } catch {
     // An intraday failure leaves the daily closes to show.
   }
+  if (range !== 'latest') return;
   const recorded = intraday ? pointsOf(intraday) : [];
   if (recorded.length >= 30) {
-    figure.querySelector('figcaption')!.textContent = CHART_LABELS.intraday;
+    caption(CHART_LABELS.intraday);
     return draw(
-      recorded.map((x) => ({ time: x.t as UTCTimestamp, value: x.p })),
+      recorded.map((x) => ({ time: x.t, value: x.p })),
       true,
     );
   }
+  // The daily closes the server chose: spot where its bars cover the 3 months, else futures, each captioned so.
+  await drawDaily(plan.daily.url, plan.daily.label, plan.daily.from);
+}
+
+/** A daily or monthly series from the history endpoint, from `from` on (a server that answers whole is cut there). */
+async function drawDaily(url: string, label: string, from = '') {
+  caption(label);
   try {
-    // The daily spot bars when they reach back three months; a new deployment's do not yet.
-    const spot = await apiJson<History | Unavailable>('/api/v1/history?series=spot');
-    if (!('error' in spot) && spot.points.length >= 2 && spot.points[0].d <= daysAgo(92)) {
-      figure.querySelector('figcaption')!.textContent = CHART_LABELS.spot;
-      return await draw(
-        spot.points.filter((x) => x.d >= daysAgo(92)).map((x) => ({ time: x.d, value: x.c })),
-        false,
-      );
-    }
-  } catch {
-    // Unreachable spot series: the futures closes, labelled as such.
-  }
-  figure.querySelector('figcaption')!.textContent = CHART_LABELS.daily;
-  try {
-    const history = await apiJson<History | Unavailable>('/api/v1/history');
+    const history = await apiJson<History | Unavailable>(url);
     if ('error' in history) return unavailablePanel(history.error);
-    const closes = history.points.slice(-66).map((x) => ({ time: x.d, value: x.c }));
+    const closes = history.points.filter((x) => x.d >= from).map((x) => ({ time: day(x.d), value: x.c }));
     if (closes.length >= 2) await draw(closes, false);
+    else unavailablePanel(`The series has ${closes.length === 0 ? 'no close' : 'one close'} in this range yet.`);
   } catch (err) {
     unavailablePanel(String((err as Error).message));
   }
 }
+
+figure.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
+  b.addEventListener('click', () => {
+    range = b.dataset.range as typeof range;
+    figure.querySelectorAll('[data-range]').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+    void (range === 'max' ? drawDaily(plan.monthly.url, plan.monthly.label) : drawLatest());
+  }),
+);
 
 const near = new IntersectionObserver(
   (entries) => {

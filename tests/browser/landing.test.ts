@@ -85,8 +85,10 @@ describe('landing chart', () => {
   it('draws the daily closes when history is there', async () => {
     const fake = await FakeUpstream.start();
     fake.onChart(realChartHandler());
-    // The 5-year body takes a loaded machine longer than the tests' usual upstream timeout.
-    const app = await App.start({ env: { ...fake.env(), UPSTREAM_TIMEOUT_MS: '10000' } });
+    // The 5-year body takes a loaded machine longer than the tests' usual upstream timeout. The service's calendar
+    // on the recorded series' last session: the panel draws the 3 months to today, and the recording ends then.
+    const clock = marketClockAt(Date.parse('2026-04-16T09:00:00-04:00'));
+    const app = await App.start({ env: { ...fake.env(), ...clock, UPSTREAM_TIMEOUT_MS: '10000' } });
     try {
       const page = await browser.newPage();
       await page.goto(app.url);

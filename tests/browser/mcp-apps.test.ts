@@ -11,7 +11,8 @@ import { App, ROOT } from '../support/app';
 import { hostState, HOST_ORIGIN, openHost, VIEW_ORIGIN, type Hosted } from '../support/apps';
 import { dataDirWithBars } from '../support/bars';
 import { launchBrowser, watch } from '../support/browser';
-import { FakeUpstream } from '../support/fake-upstream';
+import { fixture, FakeUpstream } from '../support/fake-upstream';
+import { GRAMS_PER_OZ } from '@/lib/reference/units';
 import { marketClockAt } from '../support/market';
 import { mcpClient } from '../support/mcp';
 import { realChartHandler } from '../support/yahoo';
@@ -169,7 +170,7 @@ describe('the chart view under the package’s own host', () => {
     ]);
 
     // The value under the pointer, in German.
-    await frame.hover('[data-f="chart"] svg', { position: { x: 2, y: 20 } });
+    await frame.hover('[data-f="chart"] svg', { position: { x: 0, y: 20 } });
     await expect.poll(() => frame.textContent('[data-f="cross"]')).toContain(await money(frame, points[0].c, 'USD', 'de-DE'));
 
     await frame.click(`[data-f="ranges"] button:text-is("${de.r1y}")`);
@@ -238,6 +239,48 @@ describe('the chart view under the package’s own host', () => {
     await expect.poll(async () => (await hostState(page))[0].calls).toEqual([{ name: 'get_gold_intraday', arguments: { hours: 48 } }]);
     expect(seen.errors).toEqual([]);
     await page.close();
+  });
+
+  it('names what it draws, as the widget does: COMEX futures, spot, the monthly averages, each in the result’s currency and unit', async () => {
+    const label = (key: 'lineFutures' | 'lineSpot' | 'lineMonthly', currency: string, abbr: string) => `${de[key]} · ${currency}/${abbr}`;
+    const futures = await call('get_gold_history', { range: '3m' });
+    const spot = await call('get_gold_history', { range: '1m', series: 'spot' });
+    const compare = await call('compare_gold_to_asset', { symbol: 'sp500', range: '6m' });
+    // A monthly series in euros per gram, as the history endpoint answers it once converted (decisions §24): the real
+    // futures closes averaged by month, at a real published EUR rate (er-api, 2 June 2026) and per gram.
+    const EUR_PER_USD = fixture('er-api-latest-USD.json').rates.EUR as number;
+    const byMonth = new Map<string, number[]>();
+    for (const p of futures.structuredContent.points) byMonth.set(`${p.d.slice(0, 7)}-01`, [...(byMonth.get(`${p.d.slice(0, 7)}-01`) ?? []), p.c]);
+    const monthly = [...byMonth].map(([d, cs]) => ({ d, c: ((cs.reduce((a, b) => a + b, 0) / cs.length) * EUR_PER_USD) / GRAMS_PER_OZ }));
+    const converted = {
+      content: [{ type: 'text', text: 'Gold monthly averages in EUR per gram' }],
+      structuredContent: {
+        ...futures.structuredContent,
+        interval: 'monthly',
+        source: 'World Bank Commodity Price Data (The Pink Sheet), monthly average prices',
+        currency: 'EUR',
+        unit: 'gram',
+        points: monthly,
+        count: monthly.length,
+      },
+    };
+    for (const [result, expected, currency, decimals] of [
+      [futures, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
+      [spot, label('lineSpot', 'USD', de.abbrOz), 'USD', 2],
+      [compare, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
+      [converted, label('lineMonthly', 'EUR', de.abbrGram), 'EUR', 4],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width: 440, height: 500 } });
+      const seen = watch(page);
+      const { frame } = await host(page, { document: docs.chart, toolInput: {}, toolResult: result as any });
+      await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(expected);
+      expect(await frame.isVisible('[data-f="line"]')).toBe(true);
+      const points = (result.structuredContent as any).gold?.points ?? (result.structuredContent as any).points;
+      expect(points.length).toBeGreaterThan(0);
+      expect(await frame.textContent('[data-f="price"]')).toBe(await money(frame, points[points.length - 1].c, currency, 'de-DE', decimals));
+      expect(seen.errors).toEqual([]);
+      await page.close();
+    }
   });
 
   it('a refused call reads as the widget’s "chart unavailable", with no number', async () => {

@@ -263,7 +263,15 @@ describe('chart widget in German and Arabic', () => {
         v: Math.max(...bars),
       });
       expect(await page.textContent('[data-f="hi"]')).toBe(high);
-      expect(await page.$$eval('button[data-range]', (bs) => bs.map((b) => b.textContent))).toEqual([t.r1d, t.r5d, t.r1mo, t.r3mo, t.r1y, t.r5y]);
+      expect(await page.$$eval('button[data-range]', (bs) => bs.map((b) => b.textContent))).toEqual([
+        t.r1d,
+        t.r5d,
+        t.r1mo,
+        t.r3mo,
+        t.r1y,
+        t.r5y,
+        t.rMax,
+      ]);
       expect(await page.getAttribute('main', 'aria-label')).toBe(fill(t.chartTitle, { name: t.gold }));
       expect(await page.getAttribute('.ranges', 'aria-label')).toBe(t.range);
       expect(await page.textContent('noscript')).toContain(t.chartNoscript);

@@ -6,7 +6,8 @@ import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
-import { dataDirWithBars, fixtureBars } from '../support/bars';
+import { dataDirWithBars, fixtureBars, fixtureDates } from '../support/bars';
+import { CHART_LABELS } from '@/site/chart-plan';
 import { FakeUpstream, fixtureText } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
@@ -407,7 +408,7 @@ describe('chart widget', () => {
     await page.close();
   });
 
-  it('names its line: the daily spot bars where they reach back over the range, COMEX futures (in its language) where they do not', async () => {
+  it('names its line: the daily spot bars where they cover the range, COMEX futures (in its language) where they do not; each request asks from the window’s start', async () => {
     // The service's calendar on Friday 17 April 2026; the spot bars imported from 1 March, real rows of the broker's file.
     const dates = fixtureText('gold-daily-ohlc-usd.csv')
       .split(/\r?\n/)
@@ -434,18 +435,23 @@ describe('chart widget', () => {
       expect(await page.textContent('[data-f="hi"]')).toBe(
         new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(Math.max(...closes)),
       );
-      expect(await page.textContent('[data-f="line"]')).toBe(STRINGS.de.lineSpot);
-      expect(requests.some((u) => u.includes('/api/v1/history?series=spot&symbol=xau'))).toBe(true);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineSpot} · USD/${STRINGS.de.abbrOz}`);
+      expect(requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-03-17'))).toBe(true);
       expect(requests.some((u) => u.includes('/api/v1/chart'))).toBe(false);
-      // 3M reaches back before the first bar: the futures bars, named as futures beside the spot headline.
+      // 3M reaches back before the first bar: the futures bars of the range, named as futures beside the spot headline.
       await page.click('button[data-range="3mo"]');
       await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo'))).toBe(true);
-      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(STRINGS.de.lineFutures);
+      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · USD/${STRINGS.de.abbrOz}`);
+      expect(requests.filter((u) => u.includes('/api/v1/history') && !u.includes('from='))).toEqual([]);
       // And a page opened on that range says it from the start, with no script at all.
       const plain = await browser.newPage({ javaScriptEnabled: false });
       await plain.goto(`${a.url}/widgets/chart?range=3mo&locale=ja-JP`);
-      expect(await plain.textContent('[data-f="line"]')).toBe(STRINGS.ja.lineFutures);
+      expect(await plain.textContent('[data-f="line"]')).toBe(`${STRINGS.ja.lineFutures} · USD/${STRINGS.ja.abbrOz}`);
       await plain.close();
+      // In euros per gram, the futures come from the history endpoint, converted, from the window's start only.
+      await page.goto(`${a.url}/widgets/chart?range=1y&locale=de-DE&currency=EUR&unit=gram`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · EUR/${STRINGS.de.abbrGram}`);
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2025-04-16&currency=EUR&unit=gram'))).toBe(true);
       expect(seen.errors).toEqual([]);
     } finally {
       await page.close();
@@ -453,6 +459,93 @@ describe('chart widget', () => {
       await f.close();
     }
   });
+
+  it('2016–2019 imported plus a week recorded: the week is spot, three months is futures (the widget and the landing alike)', async () => {
+    // The service's calendar on Thursday 16 April 2026; real rows of the broker's files.
+    const f = await FakeUpstream.start();
+    f.onChart(realChartHandler());
+    const a = await App.start({
+      env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')), UPSTREAM_TIMEOUT_MS: '10000' },
+      dataDir: await dataDirWithBars([...fixtureDates('2016-06-01', '2019-12-31'), ...fixtureDates('2026-04-09', '2026-04-15')]),
+    });
+    const page = await browser.newPage();
+    const seen = watch(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    try {
+      await page.goto(`${a.url}/widgets/chart?range=3mo&locale=en-US`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineFutures} · USD/${STRINGS.en.abbrOz}`);
+      await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo&interval=1d'))).toBe(true);
+      // Drawn: the futures closes of the three months, not a handful of spot bars.
+      await page.waitForSelector('.frame path[d^="M"]');
+      expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)!.length).toBeGreaterThan(40);
+      await page.click('button[data-range="5d"]');
+      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-04-09'))).toBe(true);
+      // The landing's chart says futures over the same three months, and asks from their start.
+      await page.goto(a.url);
+      expect(await page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.daily);
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2026-01-14')), { timeout: 15_000 }).toBe(true);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await page.close();
+      await a.stop();
+      await f.close();
+    }
+  }, 120_000);
+
+  it('a week missing inside a month of spot bars is drawn as a gap, not one straight line across it', async () => {
+    // Friday 17 April 2026; every session since 1 March but the week of 23 March (five sessions: still spot, by the rule).
+    const dates = fixtureDates('2026-03-02', '2026-04-16').filter((d) => d < '2026-03-23' || d > '2026-03-27');
+    const f = await FakeUpstream.start();
+    f.onChart(realChartHandler());
+    const a = await App.start({
+      env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-17T10:00:00-04:00')) },
+      dataDir: await dataDirWithBars(dates),
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${a.url}/widgets/chart?range=1mo&locale=en-US`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
+      await page.waitForSelector('.frame path[d^="M"]');
+      const d = (await page.getAttribute('.frame path', 'd'))!;
+      // Two runs of line: up to Friday 20 March, and again from Monday 30 March; the gap spans a week and more of the width.
+      const moves = [...d.matchAll(/M([\d.]+) /g)].map((m) => Number(m[1]));
+      expect(moves).toHaveLength(2);
+      const before = [...d.slice(0, d.lastIndexOf('M')).matchAll(/[ML]([\d.]+) /g)].map((m) => Number(m[1])).pop()!;
+      expect(moves[1] - before).toBeGreaterThan((9 / 31) * 1000);
+    } finally {
+      await page.close();
+      await a.stop();
+      await f.close();
+    }
+  });
+
+  // Needs the history endpoint's monthly series (decisions §24): runs once that branch is merged.
+  it('MAX draws the World Bank’s monthly averages from 1960, labelled, in the widget and on the landing', async () => {
+    const page = await browser.newPage();
+    const seen = watch(page);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    try {
+      await page.goto(`${app.url}/widgets/chart?range=max&locale=en-US`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · USD/${STRINGS.en.abbrOz}`);
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau'))).toBe(true);
+      await page.waitForSelector('.frame path[d^="M"]');
+      expect(await page.textContent('[data-f="t0"]')).toContain('1960');
+      await page.goto(`${app.url}/widgets/chart?range=max&locale=en-US&currency=EUR&unit=gram`);
+      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · EUR/${STRINGS.en.abbrGram}`);
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram'))).toBe(true);
+      await page.goto(app.url);
+      await page.click('#mini-chart button[data-range="max"]');
+      await expect.poll(() => page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.monthly);
+      await page.waitForSelector('#mini-chart canvas', { timeout: 30_000 });
+      expect(await page.locator('#mini-chart [role="status"]').count()).toBe(0);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });
 
 describe('hostile options render a safe widget', () => {

@@ -7,15 +7,16 @@ import type { DailyBar } from '@/lib/store';
 import { fixtureText } from './fake-upstream';
 import { ohlcRows, type OhlcRow } from './yahoo';
 
-// Daily spot bars for tests, from real rows only: the broker's daily XAU/USD file in tests/fixtures
-// (gold-daily-ohlc-usd.csv, provenance in tests/fixtures/SOURCES.md), read as an operator's import file.
+// Daily spot bars for tests, from real rows only: the broker's daily XAU/USD files in tests/fixtures
+// (gold-daily-ohlc-usd.csv and its 2016–2019 part, provenance in tests/fixtures/SOURCES.md), read as an
+// operator's import file.
 
-/** The fixture's rows for `dates`, as an import file (`date,open,high,low,close`). */
+/** The fixtures' rows for `dates` (2016–2019 and 2020 onward), as an import file (`date,open,high,low,close`). */
 export function importFile(dates: string[]): string {
-  const rows = fixtureText('gold-daily-ohlc-usd.csv')
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((line) => dates.includes(line.split(',')[0]));
+  const wanted = new Set(dates);
+  const rows = ['gold-daily-ohlc-usd-2016-2019.csv', 'gold-daily-ohlc-usd.csv']
+    .flatMap((file) => fixtureText(file).split(/\r?\n/).slice(1))
+    .filter((line) => wanted.has(line.split(',')[0]));
   if (rows.length !== dates.length) throw new Error(`fixture has no row for some of ${dates.join(', ')}`);
   return [IMPORT_HEADER, ...rows.map((r) => r.split(',').slice(0, 5).join(','))].join('\n') + '\n';
 }
@@ -116,4 +117,12 @@ export function expectedStats(rows: Pick<Row, 'd' | 'h' | 'l' | 'c'>[]) {
     return_ytd_pct: prevYearClose === null ? null : r2((last.c / prevYearClose - 1) * 100),
     return_1y_pct: yearAgoClose === null ? null : r2((last.c / yearAgoClose - 1) * 100),
   };
+}
+
+/** Every date of the broker's gold rows from `from` to `to` (both included), oldest first: the sessions it priced. */
+export function fixtureDates(from: string, to: string): string[] {
+  return ['gold-daily-ohlc-usd-2016-2019.csv', 'gold-daily-ohlc-usd.csv']
+    .flatMap((file) => fixtureText(file).split(/\r?\n/).slice(1))
+    .map((line) => line.split(',')[0])
+    .filter((d) => d >= from && d <= to);
 }

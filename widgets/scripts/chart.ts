@@ -4,14 +4,16 @@ import type { DataState } from '../../lib/schemas/common';
 import type { History } from '../../lib/schemas/history';
 import type { Intraday } from '../../lib/schemas/intraday';
 import { fill, money, number, updated, type Words } from '../format';
-import { drawFrame, type LinePoint } from './line-frame';
+import type { RangeSeries } from '../chart';
+import { drawFrame, libraryData, type LinePoint } from './line-frame';
 import type { MetalId } from '../../lib/reference/metals';
 import type { PriceEvent } from '../../lib/schemas/stream';
 import { follow } from './live';
 import { config, field, poll, reportHeight, setText, type Answer } from './shared';
 
-// Draws the chart from the public API: real points only (intraday samples, daily spot closes or OHLC
-// closes), a range switcher, what the line is (spot or futures, named under the headline), the price
+// Draws the chart from the public API: real points only (intraday samples, daily spot closes, OHLC
+// closes or monthly averages), placed by time so a hole shows as one, a range switcher, what the line is
+// (spot, futures or monthly averages, and its currency and unit, named under the headline), the price
 // under the crosshair, and the size of its frame. The points are drawn
 // first as a plain SVG line (line-frame.ts); the chart library, whose start-up is most of the
 // widget's main-thread time, is loaded when a pointer or focus comes to the widget, and takes over.
@@ -19,11 +21,9 @@ import { config, field, poll, reportHeight, setText, type Answer } from './share
 interface Config extends Words {
   locale: string;
   range: string;
-  /** Per range: the request, what its line is, and for the daily spot series the first date shown. */
-  series: Record<string, { url: string; line: 'intraday' | 'spot' | 'futures' | 'asset'; from?: string }>;
-  currency: string;
+  /** Per range, as the server decided it (widgets/chart.ts): the request, what its line is and its label, its currency and decimals. */
+  series: Record<string, RangeSeries>;
   state: DataState;
-  decimals: number;
   /** The metal whose price stream extends the 1D line (gold, silver), or null (another asset, or `live=0`). */
   live: MetalId | null;
 }
@@ -42,16 +42,26 @@ const dark = () => {
 };
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 const lineColor = () => (dark() ? '#e0b53d' : '#a87b00');
-const fmt = (v: number) => (cfg.decimals === 4 ? number(v, cfg.locale, 4) : money(v, cfg.currency, cfg.locale));
+const fmt = (v: number) => {
+  const { decimals, currency, rate } = cfg.series[range];
+  return rate ? number(v, cfg.locale, decimals) : money(v, currency, cfg.locale, decimals);
+};
 const intradayRange = () => ['1d', '5d'].includes(range);
+/** A time as the range shows it: with the hour for the intraday ranges; a date (read in UTC, the same date everywhere) for daily bars; month and year for monthly averages. */
 const when = (t: number) =>
-  new Intl.DateTimeFormat(cfg.locale, intradayRange() ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' }).format(
-    new Date(t * 1000),
-  );
+  new Intl.DateTimeFormat(
+    cfg.locale,
+    intradayRange()
+      ? { dateStyle: 'medium', timeStyle: 'short' }
+      : cfg.series[range].line === 'monthly'
+        ? { year: 'numeric', month: 'short', timeZone: 'UTC' }
+        : { dateStyle: 'medium', timeZone: 'UTC' },
+  ).format(new Date(t * 1000));
 
 function show() {
   if (!live) return drawFrame(box, points, lineColor(), fmt, when);
-  live.series.setData(points.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+  // Empty slots across a hole, so the library draws it as a gap (line-frame.ts).
+  live.series.setData(libraryData(points) as { time: UTCTimestamp; value: number }[]);
   live.chart.applyOptions({ timeScale: { timeVisible: ['1d', '5d', '1mo'].includes(range) } });
   live.chart.timeScale().fitContent();
 }
@@ -59,11 +69,10 @@ function show() {
 type Point = Intraday['points'][number] | Chart['points'][number] | History['points'][number];
 const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
 
-/** Names what the shown range's line is, under the headline. */
+/** Names what the shown range's line is, under the headline, in the server's words. */
 function labelLine() {
-  const { line } = cfg.series[range];
-  const text = line === 'intraday' ? cfg.t.lineIntraday : line === 'spot' ? cfg.t.lineSpot : line === 'futures' ? cfg.t.lineFutures : '';
-  setText('line', text, text === '');
+  const { label } = cfg.series[range];
+  setText('line', label, label === '');
 }
 
 function draw(status: number, body: Answer<Intraday | Chart | History>) {
@@ -73,7 +82,7 @@ function draw(status: number, body: Answer<Intraday | Chart | History>) {
     setText('cross', 'error' in body ? cfg.t.chartUnavailable : '');
     return;
   }
-  // The daily spot series comes whole: the range shows its part of it.
+  // A daily series answered whole (a server before `from`): the range shows its part of it.
   const from = cfg.series[range].from ?? '';
   points = (body.points as Point[])
     .filter((p) => !('d' in p) || p.d >= from)

@@ -4,17 +4,20 @@ import type { Chart } from '../../lib/schemas/chart';
 import type { DataState } from '../../lib/schemas/common';
 import type { History } from '../../lib/schemas/history';
 import type { Intraday } from '../../lib/schemas/intraday';
-import { chartTitle, isRate, symbolLabel } from '../chart';
-import { fill, money, number, percent, updated } from '../format';
+import { UNIT_LIST, type Unit } from '../../lib/reference/units';
+import { chartTitle, isRate, lineLabel, symbolLabel, type ChartLine } from '../chart';
+import { fill, money, number, percent, priceDecimals, updated } from '../format';
 import { staleBadge } from '../price';
-import { drawFrame, type LinePoint } from '../scripts/line-frame';
+import { drawFrame, pointAt, type LinePoint } from '../scripts/line-frame';
 import { field, setText } from '../scripts/shared';
 import { app, connect, reader } from './host';
 
 // The chart view (ui://gold/chart): the series of a get_gold_history, get_gold_intraday or
-// compare_gold_to_asset result as the chart widget's first frame draws it (one line, its high and
-// low, its first and last times), the value under the pointer, and range buttons that ask the same
-// tool again through the host (`tools/call`). It never fetches: every figure is a tool's result.
+// compare_gold_to_asset result as the chart widget's first frame draws it (one line placed by time,
+// its high and low, its first and last times), what the line is (COMEX futures, spot or the monthly
+// averages, in the result's currency and unit, decisions §25) as the widget names it, the value under
+// the pointer, and range buttons that ask the same tool again through the host (`tools/call`). It
+// never fetches: every figure is a tool's result.
 
 type ToolName = 'get_gold_history' | 'get_gold_intraday' | 'compare_gold_to_asset';
 
@@ -23,7 +26,10 @@ interface Drawn {
   tool: ToolName;
   symbol: ChartSymbol;
   points: LinePoint[];
+  /** What the line is, and what it is in. */
+  line: ChartLine;
   currency: string;
+  unit: Unit;
   state: DataState;
   /** compare_gold_to_asset: each series' change over the range. */
   legend?: string;
@@ -51,12 +57,19 @@ const dark = () => {
   const theme = document.documentElement.dataset.theme;
   return theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
 };
-const value = (v: number) => (drawn && isRate(drawn.symbol) ? number(v, reader.locale, 4) : money(v, drawn?.currency ?? 'USD', reader.locale));
+const value = (v: number) =>
+  drawn && isRate(drawn.symbol)
+    ? number(v, reader.locale, 4)
+    : money(v, drawn?.currency ?? 'USD', reader.locale, priceDecimals(drawn?.currency ?? 'USD', drawn?.unit ?? 'oz'));
 const when = (time: number) =>
   new Intl.DateTimeFormat(
     reader.locale,
     // A daily bar is a date: read in UTC, it is the same date everywhere.
-    tool === 'get_gold_intraday' ? { dateStyle: 'medium', timeStyle: 'short', timeZone: reader.timeZone } : { dateStyle: 'medium', timeZone: 'UTC' },
+    tool === 'get_gold_intraday'
+      ? { dateStyle: 'medium', timeStyle: 'short', timeZone: reader.timeZone }
+      : drawn?.line === 'monthly'
+        ? { year: 'numeric', month: 'long', timeZone: 'UTC' }
+        : { dateStyle: 'medium', timeZone: 'UTC' },
   ).format(new Date(time * 1000));
 
 /** The series of a result, or null when it has none (unavailable, refused, failed). */
@@ -68,11 +81,14 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
     const { gold, asset } = body as unknown as { gold: Chart & { change_pct: number | null }; asset: Chart & { change_pct: number | null } };
     const change = (c: typeof gold) => `${symbolLabel(c.symbol, reader.t)} ${c.change_pct === null ? '—' : percent(c.change_pct, reader.locale)}`;
     const points = gold.points.map((p) => ({ time: p.t, value: p.c }));
+    // Gold's side of the comparison is the chart endpoint's COMEX futures (GC=F), USD per troy ounce.
     return {
       tool: 'compare_gold_to_asset',
       symbol: 'xau',
       points,
+      line: 'futures',
       currency: gold.currency ?? 'USD',
+      unit: 'oz',
       state,
       legend: `${change(gold)} · ${change(asset)}`,
     };
@@ -84,15 +100,31 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
       tool: 'get_gold_intraday',
       symbol: metalChart(b.symbol),
       points: b.points.map((p) => ({ time: p.t, value: p.p })),
+      line: 'intraday',
       currency: 'USD',
+      unit: 'oz',
       state,
     };
   }
-  if (body.interval === 'daily') {
+  if (body.interval === 'daily' || body.interval === 'monthly') {
     const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c }));
-    return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, currency: 'USD', state };
+    const currency = typeof body.currency === 'string' ? body.currency : 'USD';
+    return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, line: historyLine(body), currency, unit: unitOf(body.unit), state };
   }
   return null;
+}
+
+/** What a history result is: its `series` where it names one, else its interval and source ("COMEX gold futures…", "Daily spot bars…"). */
+function historyLine(body: Record<string, unknown>): ChartLine {
+  if (body.series === 'futures' || body.series === 'spot' || body.series === 'monthly') return body.series;
+  if (body.interval === 'monthly') return 'monthly';
+  const source = String(body.source ?? '');
+  return /futures/i.test(source) || !/spot/i.test(source) ? 'futures' : 'spot';
+}
+
+/** The unit of a converted result, by its id (`gram`) or its label (`troy_oz`); a troy ounce without one. */
+function unitOf(unit: unknown): Unit {
+  return UNIT_LIST.find((u) => u.id === unit || u.label === unit)?.id ?? 'oz';
 }
 
 function isChart(v: unknown): v is Chart {
@@ -113,6 +145,8 @@ function draw(): void {
   document.title = chartTitle(symbol, t);
   field('main')?.setAttribute('aria-label', document.title);
   setText('head', symbolLabel(symbol, t));
+  const line = drawn ? lineLabel(drawn.line, t, drawn) : '';
+  setText('line', line, !line);
   buttons();
   if (!result) return;
   const points = drawn?.points ?? [];
@@ -184,13 +218,12 @@ function assetArg(r: CallToolResult | undefined): string | undefined {
   return symbol === 'bitcoin' ? 'btc' : symbol;
 }
 
-/** The value under the pointer, read from the points as the frame spaces them. */
+/** The value under the pointer: the point nearest in time, as the frame places them. */
 box.addEventListener('pointermove', (e) => {
   const points = drawn?.points ?? [];
   const frame = box.querySelector('svg')?.getBoundingClientRect();
   if (points.length < 2 || !frame?.width) return;
-  const at = Math.round(((e.clientX - frame.left) / frame.width) * (points.length - 1));
-  const p = points[Math.min(points.length - 1, Math.max(0, at))];
+  const p = pointAt(points, (e.clientX - frame.left) / frame.width)!;
   setText('cross', `${when(p.time)} · ${value(p.value)}`);
 });
 box.addEventListener('pointerleave', () => setText('cross', resting()));

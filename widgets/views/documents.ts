@@ -25,6 +25,7 @@ const BODY: Record<ViewName, SafeHtml> = {
   chart: html`<main class="w" data-f="main">
 <div class="h"><span data-f="head"></span><span class="badge" data-f="badge" hidden></span></div>
 <div class="big" data-f="price"></div>
+<div class="line" data-f="line" hidden></div>
 <div class="ranges" role="group" data-f="ranges" hidden></div>
 <div class="chart" data-f="chart"></div>
 <div class="row" data-f="legend" hidden></div>

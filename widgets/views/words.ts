@@ -41,6 +41,17 @@ export const CHART_WORDS = [
   'recording',
   'updated',
   'stale',
+  // What the line is, and the units it is in (decisions §25).
+  'lineIntraday',
+  'lineSpot',
+  'lineFutures',
+  'lineMonthly',
+  'abbrOz',
+  'abbrGram',
+  'abbrKg',
+  'abbrTola',
+  'abbrTael',
+  'abbrBaht',
 ] as const satisfies readonly (keyof Strings)[];
 
 /** One language's words for a view, and its direction. */
