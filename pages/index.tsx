@@ -1,18 +1,24 @@
 import type { GetServerSidePropsContext, PageConfig } from 'next';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot } from '@/lib/prices/spot';
+import { answerCacheable } from '@/site/cacheable';
 import { PageHead } from '@/site/layout';
 import { LivePrice } from '@/site/live-price';
 import { liveView, type LiveView } from '@/site/live-price-view';
 import { MiniChart } from '@/site/mini-chart';
 import { PageScript } from '@/site/page-script';
 
-// Server-rendered with the current price on every request; the page's own script keeps it live.
+// Server-rendered with the current price, cacheable for spot's time with validators from that price (a
+// revalidation is a 304 while it stands); the page's own script keeps it live.
 export const config: PageConfig = { unstable_runtimeJS: false };
 
-export async function getServerSideProps({ req }: GetServerSidePropsContext) {
-  const origin = publicOrigin(req.headers);
+export async function getServerSideProps(ctx: GetServerSidePropsContext) {
+  const origin = publicOrigin(ctx.req.headers);
   const spot = await getSpot({ compact: '1' }, { origin });
+  answerCacheable(ctx, 'landing', {
+    data: spot,
+    states: [spot.data_state, ...('groups' in spot ? Object.values(spot.groups ?? {}) : [])],
+  });
   return { props: { origin, live: liveView(spot) } };
 }
 
