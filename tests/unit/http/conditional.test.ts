@@ -104,11 +104,12 @@ describe('validators and 304 at the route handlers', () => {
 });
 
 describe('widget pages: validators from the data they show (decisions §25)', () => {
+  const goldBody = fixture('goldapi-price-XAU.json');
   it('a fresh price: the same ETag and Last-Modified over several seconds while "updated N s ago" moves; 304 on either validator', async () => {
     // A price stamped a second ago (the recorded bodies are months old, so their "N ago" text moves by the minute,
     // not by the second): gold-api.com alone, so the price shown is this one.
     const asOf = Math.floor(Date.now() / 1000) * 1000 - 1000;
-    fake.set('gold', { mode: 'json', body: { ...fixture('goldapi-price-XAU.json'), updatedAt: new Date(asOf).toISOString() } });
+    fake.set('gold', { mode: 'json', body: { ...goldBody, updatedAt: new Date(asOf).toISOString() } });
     fake.set('quotes', { mode: 'refuse' });
     // Past the feed's TTL (1 s here), so no price held from an earlier test is served.
     await sleep(1100);
@@ -139,7 +140,7 @@ describe('widget pages: validators from the data they show (decisions §25)', ()
       const url = '/widgets/price?currency=EUR&silver=1';
       const before = await get(pricePage.GET, url);
       const next = asOf + 2000;
-      fake.set('gold', { mode: 'json', body: { ...fixture('goldapi-price-XAU.json'), price: 4444.5, updatedAt: new Date(next).toISOString() } });
+      fake.set('gold', { mode: 'json', body: { ...goldBody, price: 4444.5, updatedAt: new Date(next).toISOString() } });
       await sleep(1100);
       const moved = await get(pricePage.GET, url, { 'if-none-match': before.headers.get('etag')! });
       expect(moved.status).toBe(200);
