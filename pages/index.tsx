@@ -1,4 +1,6 @@
 import type { GetServerSidePropsContext, PageConfig } from 'next';
+import Head from 'next/head';
+import { config as settings } from '@/lib/core/config';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot } from '@/lib/prices/spot';
 import { answerCacheable } from '@/site/cacheable';
@@ -15,17 +17,22 @@ export const config: PageConfig = { unstable_runtimeJS: false };
 export async function getServerSideProps(ctx: GetServerSidePropsContext) {
   const origin = publicOrigin(ctx.req.headers);
   const spot = await getSpot({ compact: '1' }, { origin });
+  const heartbeatS = settings.stream.heartbeatS();
   answerCacheable(ctx, 'landing', {
-    data: spot,
+    data: { spot, heartbeatS },
     states: [spot.data_state, ...('groups' in spot ? Object.values(spot.groups ?? {}) : [])],
   });
-  return { props: { origin, live: liveView(spot) } };
+  return { props: { origin, live: liveView(spot), heartbeatS } };
 }
 
-export default function Home({ origin, live }: { origin: string; live: LiveView }) {
+export default function Home({ origin, live, heartbeatS }: { origin: string; live: LiveView; heartbeatS: number }) {
   return (
     <>
       <PageHead />
+      <Head>
+        {/* The price stream's heartbeat, for the page's script (widgets/scripts/live.ts): two without an event mean poll. */}
+        <meta name="stream-heartbeat-s" content={String(heartbeatS)} />
+      </Head>
       <h1>Gold market data you can trust</h1>
       <p className="lead">
         Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, 5 years of daily history, charts and central-bank

@@ -1,6 +1,7 @@
 import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
 import { cacheHeaders, NO_STORE, type CacheRoute } from '../lib/http/cache';
+import { config } from '../lib/core/config';
 import { etagOf, notModified } from '../lib/http/conditional.mjs';
 import { html, jsonScript, SafeHtml } from './html';
 import type { WidgetText } from './i18n';
@@ -58,6 +59,7 @@ export function widgetPage(p: PageInput): string {
 <meta name="robots" content="noindex">
 <meta name="description" content="${p.title}">
 <link rel="icon" href="data:,">
+${streamHeartbeatMeta()}
 <title>${p.title}</title>
 <style>${new SafeHtml(CSS + (p.css ?? ''))}</style>
 </head>
@@ -68,6 +70,9 @@ ${script ? html`<script type="module" src="${script}"></script>` : ''}
 </body>
 </html>`.value;
 }
+
+/** The price stream's heartbeat, for the page's script (widgets/scripts/live.ts): two without an event mean poll. */
+export const streamHeartbeatMeta = () => html`<meta name="stream-heartbeat-s" content="${String(config.stream.heartbeatS())}">`;
 
 /** Widget pages may be framed by any site; nothing else is (see next.config.ts). */
 const WIDGET_CSP = [
