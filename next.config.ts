@@ -1,6 +1,29 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { NextConfig } from 'next';
 
 const root = __dirname;
+
+/**
+ * This build of the pages, from the content of everything that renders them (code, bundled data, the browser
+ * scripts' manifest, the framework's version): part of a site page's ETag, so a page whose data stands keeps its
+ * validators from instance to instance, and a new build with other pages does not answer 304 for the old ones.
+ */
+function siteBuild(): string {
+  const hash = createHash('sha1');
+  const add = (file: string) => hash.update(path.relative(root, file)).update(fs.readFileSync(file));
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.isFile()) add(file);
+    }
+  };
+  for (const dir of ['pages', 'site', 'widgets', 'lib']) if (fs.existsSync(path.join(root, dir))) walk(path.join(root, dir));
+  for (const file of ['package-lock.json', 'next.config.ts']) if (fs.existsSync(path.join(root, file))) add(path.join(root, file));
+  return hash.digest('base64url').slice(0, 16);
+}
 
 const nextConfig: NextConfig = {
   // A lockfile in a parent folder would otherwise make Next guess the wrong workspace root.
@@ -9,6 +32,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // prom-client (only /metrics loads it) reads Node's cluster and v8 modules: required at run time, not bundled.
   serverExternalPackages: ['prom-client'],
+  // Site pages set their own validators, from the data they show and this build (site/cacheable.ts); the
+  // framework's would hash each rendered page, and say nothing of Last-Modified.
+  generateEtags: false,
+  env: { SITE_BUILD: siteBuild() },
   // server.mjs compresses every response (brotli or gzip); Next's own gzip would only get in the way.
   compress: false,
   // CI type-checks the whole project (`npm run typecheck`, tests and scripts included) before it builds;

@@ -1,6 +1,9 @@
 import type { GetServerSidePropsContext, PageConfig } from 'next';
+import Head from 'next/head';
+import { config as settings } from '@/lib/core/config';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { getSpot } from '@/lib/prices/spot';
+import { answerCacheable } from '@/site/cacheable';
 import { PageHead } from '@/site/layout';
 import { LivePrice } from '@/site/live-price';
 import { liveView, type LiveView } from '@/site/live-price-view';
@@ -9,19 +12,29 @@ import { chartPlan } from '@/site/landing-chart';
 import { MiniChart } from '@/site/mini-chart';
 import { PageScript } from '@/site/page-script';
 
-// Server-rendered with the current price on every request; the page's own script keeps it live.
+// Server-rendered with the current price, cacheable for spot's time with validators from that price (a
+// revalidation is a 304 while it stands); the page's own script keeps it live.
 export const config: PageConfig = { unstable_runtimeJS: false };
 
-export async function getServerSideProps({ req }: GetServerSidePropsContext) {
-  const origin = publicOrigin(req.headers);
+export async function getServerSideProps(ctx: GetServerSidePropsContext) {
+  const origin = publicOrigin(ctx.req.headers);
   const [spot, plan] = await Promise.all([getSpot({ compact: '1' }, { origin }), chartPlan()]);
-  return { props: { origin, live: liveView(spot), plan } };
+  const heartbeatS = settings.stream.heartbeatS();
+  answerCacheable(ctx, 'landing', {
+    data: { spot, heartbeatS, plan },
+    states: [spot.data_state, ...('groups' in spot ? Object.values(spot.groups ?? {}) : [])],
+  });
+  return { props: { origin, live: liveView(spot), heartbeatS, plan } };
 }
 
-export default function Home({ origin, live, plan }: { origin: string; live: LiveView; plan: ChartPlan }) {
+export default function Home({ origin, live, heartbeatS, plan }: { origin: string; live: LiveView; heartbeatS: number; plan: ChartPlan }) {
   return (
     <>
       <PageHead />
+      <Head>
+        {/* The price stream's heartbeat, for the page's script (widgets/scripts/live.ts): two without an event mean poll. */}
+        <meta name="stream-heartbeat-s" content={String(heartbeatS)} />
+      </Head>
       <h1>Gold market data you can trust</h1>
       <p className="lead">
         Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, 5 years of daily history, charts and central-bank

@@ -1,7 +1,8 @@
 import { linkVary } from '../lib/http/public-origin.mjs';
 import manifest from './manifest.json';
 import { cacheHeaders, NO_STORE, type CacheRoute } from '../lib/http/cache';
-import { validate } from '../lib/http/respond';
+import { config } from '../lib/core/config';
+import { etagOf, notModified } from '../lib/http/conditional.mjs';
 import { html, jsonScript, SafeHtml } from './html';
 import type { WidgetText } from './i18n';
 import type { WidgetName } from './kinds';
@@ -58,6 +59,7 @@ export function widgetPage(p: PageInput): string {
 <meta name="robots" content="noindex">
 <meta name="description" content="${p.title}">
 <link rel="icon" href="data:,">
+${streamHeartbeatMeta()}
 <title>${p.title}</title>
 <style>${new SafeHtml(CSS + (p.css ?? ''))}</style>
 </head>
@@ -68,6 +70,9 @@ ${script ? html`<script type="module" src="${script}"></script>` : ''}
 </body>
 </html>`.value;
 }
+
+/** The price stream's heartbeat, for the page's script (widgets/scripts/live.ts): two without an event mean poll. */
+export const streamHeartbeatMeta = () => html`<meta name="stream-heartbeat-s" content="${String(config.stream.heartbeatS())}">`;
 
 /** Widget pages may be framed by any site; nothing else is (see next.config.ts). */
 const WIDGET_CSP = [
@@ -93,7 +98,34 @@ export function widgetResponse(req: Request, body: string, route: CacheRoute | n
   // Every widget page links back to the site through the public origin.
   const vary = linkVary();
   if (vary) headers.set('Vary', vary);
-  // A page whose data has not moved is revalidated for the cost of a 304 (decisions §23).
-  if (status === 200 && route !== null && validate(req, body, headers, true)) return new Response(null, { status: 304, headers });
+  // A page whose data has not moved is revalidated for the cost of a 304 (decisions §23, §25).
+  if (status === 200 && route !== null) {
+    const { etag, lastModified } = pageValidators(body);
+    headers.set('ETag', etag);
+    if (lastModified !== null) headers.set('Last-Modified', new Date(lastModified).toUTCString());
+    if (notModified((name) => req.headers.get(name), etag, lastModified)) return new Response(null, { status: 304, headers });
+  }
   return new Response(req.method === 'HEAD' ? null : body, { status, headers });
+}
+
+/**
+ * The text a widget's script rewrites every second from the data's own time ("updated 5 s ago", a stale
+ * badge's age): what the page says about the clock, not about its data.
+ */
+const SCRIPT_WRITTEN = /(<[^>]*\bdata-f="(?:fresh|badge)"[^>]*>)[^<]*/g;
+/** Every data time a page's configuration carries (each shown figure's `data_state.as_of`). */
+const DATA_TIME = /"as_of":"([^"]+)"/g;
+
+/**
+ * The validators of a widget page, from the data it shows (decisions §25), so they hold while the data does
+ * and are the same on every instance: the ETag leaves out the text the page's script writes and, as for any
+ * answer, the answer-time fields of its configuration (`age_seconds`, lib/http/conditional.mjs); Last-Modified
+ * is the newest `as_of` in the configuration (the data's own time, to the second), none when no price is held.
+ */
+export function pageValidators(body: string): { etag: string; lastModified: number | null } {
+  const times = [...body.matchAll(DATA_TIME)].map((m) => Date.parse(m[1])).filter(Number.isFinite);
+  return {
+    etag: etagOf(body.replace(SCRIPT_WRITTEN, '$1')),
+    lastModified: times.length ? Math.floor(Math.max(...times) / 1000) * 1000 : null,
+  };
 }

@@ -74,7 +74,7 @@ export const config = {
     maxS: () => num('STREAM_MAX_S', process.env.VERCEL ? 280 : 3600),
     /** Open streams one instance holds; past it, 503 with Retry-After. */
     maxClients: () => num('STREAM_MAX_CLIENTS', 2000),
-    /** Seconds of silence after which a stream gets a comment line, so idle proxies keep it open (tests shorten it). */
+    /** Seconds of silence after which a stream gets a `heartbeat` event: idle proxies keep it open, and a client hearing none polls (tests shorten it). */
     heartbeatS: () => num('STREAM_HEARTBEAT_S', 15),
   },
 };

@@ -34,7 +34,7 @@ export function llmsText(origin: string): string {
     // The link is to its documentation: the stream itself never ends.
     `- [GET ${STREAM_OPERATION.path}](${origin}/docs/api#${STREAM_OPERATION.operationId}): ${STREAM_OPERATION.summary}, keyless. ` +
       `\`${origin}${STREAM_OPERATION.path}?currency=EUR&unit=gram\` (\`curl -N\`, or \`new EventSource(url)\` in a browser): a \`price\` event at once and on every change ` +
-      '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, `market` and `data_state`), `id` the time of the newest price, a `: heartbeat` comment every 15 s when quiet; ' +
+      '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, `market` and `data_state`), `id` the time of the newest price, a `heartbeat` event every 15 s when quiet (none for 30 s: a proxy holds the stream back, poll spot); ' +
       'it ends every few minutes and EventSource reconnects. Stale is the last real price flagged `stale`, never seen is null.',
     `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,
     '',

@@ -26,6 +26,10 @@ export const CACHE_SECONDS = {
   widgetPrice: 30,
   widgetChart: 60,
   widgetConverter: 30,
+  /** The landing page: the price it shows (spot's N). */
+  landing: 30,
+  /** Docs pages: they change with a new build only, but stay short so a new one shows soon. */
+  docs: 60,
 } as const;
 
 export type CacheRoute = keyof typeof CACHE_SECONDS;

@@ -13,5 +13,5 @@ export const retryBlock = (ms: number) => `retry: ${ms}\n\n`;
 /** One event; `id` (the browser resends it as `Last-Event-ID`) is left out when there is none. */
 export const eventBlock = (name: string, id: number | null, data: string) => `event: ${name}\n${id === null ? '' : `id: ${id}\n`}data: ${data}\n\n`;
 
-/** A comment line: keeps a quiet connection open through proxies, or says why the stream ends. */
+/** A comment line (EventSource never surfaces it): says why the stream ends. */
 export const commentBlock = (text: string) => `: ${text}\n\n`;

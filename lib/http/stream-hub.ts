@@ -2,21 +2,32 @@ import { config } from '../core/config';
 import { onShutdown } from '../core/shutdown.mjs';
 import { eventId, eventKey, priceEvent, readLive, type LiveRead } from '../prices/live';
 import type { Unit } from '../reference/units';
-import { PRICE_EVENT, RETRY_MS, type PriceEvent } from '../schemas/stream';
+import { HEARTBEAT_EVENT, PRICE_EVENT, RETRY_MS, type HeartbeatEvent, type PriceEvent } from '../schemas/stream';
 import { bytes, commentBlock, eventBlock, retryBlock } from './sse';
 
 // The instance's one hub behind GET /api/v1/stream (decisions §21). While any stream is open, one timer
 // reads the served price of every metal (the reads spot makes: each feed's TTL and single flight, and with
 // KV the price other instances fetched) and writes each change to the open streams, grouped by currency
 // and unit so an event is built and encoded once per group. Clients never cause upstream calls: a
-// thousand streams cost the reads one does. The same timer sends the heartbeat comment to a stream that
-// has been quiet and ends a stream that reached STREAM_MAX_S. With no stream open, nothing runs.
+// thousand streams cost the reads one does. The same timer sends a `heartbeat` event to a stream that
+// has been quiet (an event, not a comment, which EventSource never surfaces: a client that hears nothing
+// for two heartbeats knows a proxy holds its stream back, and polls) and ends a stream that reached
+// STREAM_MAX_S. With no stream open, nothing runs.
 
 /** How often the hub reads the served price: a price another request fetched reaches the streams within this. */
 const READ_EVERY_MS = 1000;
 /** Chunks a client may leave unread before it is dropped rather than buffered without end. */
 const MAX_UNREAD = 64;
-const HEARTBEAT = bytes(commentBlock('heartbeat'));
+/** The heartbeat's bytes for a period (seconds), made once per period (tests shorten it). */
+const heartbeats = new Map<number, Uint8Array>();
+function heartbeat(everyS: number): Uint8Array {
+  let chunk = heartbeats.get(everyS);
+  if (!chunk) {
+    const data: HeartbeatEvent = { every_s: everyS };
+    heartbeats.set(everyS, (chunk = bytes(eventBlock(HEARTBEAT_EVENT, null, JSON.stringify(data)))));
+  }
+  return chunk;
+}
 const RETRY = bytes(retryBlock(RETRY_MS));
 
 /** Where a stream's bytes go: the response body of one client. */
@@ -140,11 +151,11 @@ export class StreamHub {
   private tick(): void {
     const now = Date.now();
     const maxS = config.stream.maxS();
-    const quietMs = config.stream.heartbeatS() * 1000;
+    const everyS = config.stream.heartbeatS();
     for (const group of [...this.groups.values()]) {
       for (const client of [...group.clients]) {
         if (now - client.openedAt >= maxS * 1000) this.end(client, `this stream ends after ${maxS} s; reconnect for the next one`);
-        else if (now - client.lastWrite >= quietMs) this.send(client, HEARTBEAT, now);
+        else if (now - client.lastWrite >= everyS * 1000) this.send(client, heartbeat(everyS), now);
       }
     }
     if (this.publishing) return;

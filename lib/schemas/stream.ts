@@ -12,8 +12,13 @@ import { UNIT_LABELS, UNIT_LIST } from '../reference/units';
 export const StreamQuery = SpotQuery.pick({ currency: true, unit: true });
 export type StreamQuery = z.output<typeof StreamQuery>;
 
-/** The name of the one kind of event the stream sends. */
+/** The name of the event that carries prices. */
 export const PRICE_EVENT = 'price';
+/**
+ * The name of the event a quiet stream gets every `STREAM_HEARTBEAT_S` (15 s): an event, not only a comment, so a
+ * client sees that its stream is alive, and that one whose events a proxy holds back is not (decisions §25).
+ */
+export const HEARTBEAT_EVENT = 'heartbeat';
 /** Milliseconds an EventSource waits before reconnecting (the stream's `retry:` line). */
 export const RETRY_MS = 5000;
 
@@ -69,3 +74,14 @@ export const PriceEvent = z
   .register(components, { id: 'PriceEvent' });
 export type PriceEvent = z.infer<typeof PriceEvent>;
 export type MetalLive = z.infer<typeof MetalLive>;
+
+export const HeartbeatEvent = z
+  .object({
+    every_s: z.number().positive().meta({
+      description:
+        'Seconds between heartbeats of a quiet stream: a client that hears nothing for twice this long can take it that its events are held back, and poll',
+    }),
+  })
+  .meta({ description: 'The data of a `heartbeat` event, sent when nothing else was for `every_s` seconds' })
+  .register(components, { id: 'HeartbeatEvent' });
+export type HeartbeatEvent = z.infer<typeof HeartbeatEvent>;

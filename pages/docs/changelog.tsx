@@ -1,6 +1,7 @@
 import type { PageConfig } from 'next';
 import { API_VERSION } from '@/lib/core/version';
 import { PageHead } from '@/site/layout';
+import { originProps } from '@/site/page-props';
 
 const CHANGES: [string, string, string][] = [
   [
@@ -68,6 +69,8 @@ const CHANGES: [string, string, string][] = [
 ];
 
 export const config: PageConfig = { unstable_runtimeJS: false };
+// Rendered per request so it answers with the docs' caching headers and validators (site/cacheable.ts).
+export const getServerSideProps = originProps;
 
 export default function Changelog() {
   return (

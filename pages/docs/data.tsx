@@ -1,7 +1,10 @@
 import type { PageConfig } from 'next';
 import { PageHead } from '@/site/layout';
+import { originProps } from '@/site/page-props';
 
 export const config: PageConfig = { unstable_runtimeJS: false };
+// Rendered per request so it answers with the docs' caching headers and validators (site/cacheable.ts).
+export const getServerSideProps = originProps;
 
 export default function DataDocs() {
   return (

@@ -30,8 +30,8 @@ function showPrice(view: LiveView) {
   change.children[1].textContent = view.change?.text ?? '';
 }
 
-// The widgets' poller, while the tab is visible. Not at once: the page is rendered per request
-// (never cached), so the price it came with is current.
+// The widgets' poller, while the tab is visible. At once, as a widget's: the page may be a cached copy
+// (it is cacheable for spot's time), so the price it came with may be a little behind.
 const polling = () =>
   poll<SpotAnswer>(
     () => '/api/v1/spot?compact=1',
@@ -40,7 +40,6 @@ const polling = () =>
       // 200 and 503 both say what is known; anything else (a 429, say) keeps what is shown, which states its own age.
       if (status === 200 || status === 503) showPrice(liveView(body as SpotAnswer));
     },
-    { atOnce: false },
   );
 
 // Pushed instead, unless the page says `?live=0` or the stream cannot be had (then the poller, silently).

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { streamCurl, streamEventSource } from '@/site/stream-snippets';
@@ -226,9 +228,11 @@ describe('landing page', () => {
     await polling.clock.install();
     const asked = apiRequests(polling);
     await polling.goto(`${app.url}/?live=0`);
+    // At once (the page may be a cached copy), then at spot's cache time.
+    await expect.poll(() => asked.filter((p) => p === '/api/v1/spot').length).toBe(1);
     await sleep(500);
     await polling.clock.fastForward(30_000);
-    await expect.poll(() => asked.filter((p) => p === '/api/v1/spot').length).toBe(1);
+    await expect.poll(() => asked.filter((p) => p === '/api/v1/spot').length).toBe(2);
     expect(asked).not.toContain('/api/v1/stream');
     await polling.close();
   });
@@ -279,5 +283,109 @@ describe('widget builder', () => {
       expect(await page.inputValue('#b-script'), kind).not.toContain('live');
     }
     await page.close();
+  });
+});
+
+describe('one stream per page, shared by its widgets (decisions §25)', () => {
+  it('three widgets on a publisher page open one stream; each shows every new price; when the leader goes, another takes over', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 2000 } });
+    // Which frame asked for the stream, each time.
+    const streams: Frame[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/stream') streams.push(r.frame());
+    });
+    const api = apiRequests(page);
+    await page.goto(
+      host.page(
+        `<div data-gold-widget="price"></div><div data-gold-widget="price" data-metal="silver"></div>` +
+          `<div data-gold-widget="converter" data-amount="2" data-direction="gold-to-money"></div><script src="${app.url}/embed.js"></script>`,
+      ),
+    );
+    const frames = await Promise.all([0, 1, 2].map(async (i) => (await page.waitForSelector(`iframe >> nth=${i}`)).contentFrame()));
+    for (const f of frames) await f!.waitForSelector('[data-f="price"], [data-f="result"]');
+    await expect.poll(() => streams.length).toBe(1);
+    const gold = frames.find((f) => f!.url().includes('/widgets/price') && !f!.url().includes('silver'))!;
+    const converter = frames.find((f) => f!.url().includes('/widgets/converter'))!;
+    for (let i = 0; i < 2; i++) {
+      const price = newPrice();
+      await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+      await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+    }
+    expect(streams).toHaveLength(1);
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+
+    // The leader's frame goes: one of the others opens the stream, and the widgets left keep showing each new price.
+    const leader = streams[0];
+    await (await leader.frameElement()).evaluate((el) => (el as HTMLIFrameElement).remove());
+    await expect.poll(() => streams.length).toBe(2);
+    expect(streams[1]).not.toBe(leader);
+    const price = newPrice();
+    // (The leader was one of the three: at least one of gold's price and the converter is left to show it.)
+    const left = frames.filter((f) => f !== leader);
+    if (left.includes(gold)) await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+    if (left.includes(converter)) await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+    await page.close();
+  });
+});
+
+/**
+ * A proxy in front of the app that buffers the price stream: it accepts the stream (status and headers go
+ * through) and forwards none of its events, as a proxy that holds a response until it ends would. Every other
+ * request passes through as it is.
+ */
+async function bufferingProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const up = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (new URL(req.url ?? '/', target).pathname === '/api/v1/stream') {
+        res.flushHeaders();
+        answer.resume(); // read, and held back
+        return;
+      }
+      answer.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('a stream that cannot be seen (decisions §25)', () => {
+  it('behind a proxy that buffers the stream, the widget polls within two heartbeats and shows the new price', async () => {
+    // A shortened heartbeat (the page tells its script), so two of them pass in seconds, not 30.
+    const HEARTBEAT_S = 2;
+    const beating = await App.start({
+      env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1', STREAM_HEARTBEAT_S: String(HEARTBEAT_S) },
+    });
+    const proxy = await bufferingProxy(beating.url);
+    try {
+      const page = await browser.newPage();
+      const api = apiRequests(page);
+      await page.goto(`${proxy.url}/widgets/price`);
+      expect(await page.getAttribute('meta[name="stream-heartbeat-s"]', 'content')).toBe(String(HEARTBEAT_S));
+      await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
+      const openedAt = Date.now();
+      const price = newPrice();
+      // The stream was accepted but says nothing: after two heartbeats of silence the widget polls spot, at once.
+      await expect.poll(() => api.includes('/api/v1/spot'), { timeout: 20_000 }).toBe(true);
+      const silentMs = Date.now() - openedAt;
+      console.log(`[stream] buffered stream: first poll after ${silentMs} ms (heartbeat ${HEARTBEAT_S} s)`);
+      // Not at once, as for a refused stream: it waited on the heartbeats (the bound above is the loaded machine's).
+      expect(silentMs).toBeGreaterThanOrEqual(HEARTBEAT_S * 1000);
+      await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
+      expect(await page.textContent('main')).not.toMatch(/stream|error|fail/i);
+      await page.close();
+    } finally {
+      await proxy.close();
+      await beating.stop();
+    }
   });
 });

@@ -141,7 +141,7 @@ describe('the price stream through npm start', () => {
     closeAll();
   });
 
-  it('a quiet stream gets a heartbeat comment; events arrive one by one, not held back by compression or the cache', async () => {
+  it('a quiet stream gets a heartbeat event; events arrive one by one, not held back by compression or the cache', async () => {
     // As a browser asks: compression accepted. Two clients of the same URL: the cache neither holds nor shares it.
     const ask = () =>
       new Promise<{ res: http.IncomingMessage; blocks: { at: number; text: string }[] }>((resolve, reject) => {
@@ -171,9 +171,10 @@ describe('the price stream through npm start', () => {
       expect(res.headers['access-control-allow-origin']).toBe('*');
       await waitFor(() => blocks.find((x) => x.text.includes('event: price')), 3000, 'first event');
     }
-    // Heartbeats, each on its own as it is written (a buffering layer would hand them over together).
-    const beats = await waitFor(() => (a.blocks.filter((x) => x.text === ': heartbeat').length >= 2 ? a.blocks : undefined), 6000, 'heartbeats');
-    const [h1, h2] = beats.filter((x) => x.text === ': heartbeat');
+    // Heartbeat events, each on its own as it is written (a buffering layer would hand them over together).
+    const isBeat = (x: { text: string }) => x.text.startsWith('event: heartbeat\ndata: {"every_s":');
+    const beats = await waitFor(() => (a.blocks.filter(isBeat).length >= 2 ? a.blocks : undefined), 6000, 'heartbeats');
+    const [h1, h2] = beats.filter(isBeat);
     expect(h2.at - h1.at).toBeGreaterThan(500);
     // The time from the upstream's change to the event at the client.
     const next = gold.price - 2.75;

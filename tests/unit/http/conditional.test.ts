@@ -8,8 +8,10 @@ import * as llms from '@/app/llms.txt/route';
 import * as spot from '@/app/api/v1/spot/route';
 import * as intradayCsv from '@/app/api/v1/intraday.csv/route';
 import * as pricePage from '@/app/widgets/price/route';
+import * as chartPage from '@/app/widgets/chart/route';
+import * as converterPage from '@/app/widgets/converter/route';
 import { sleep } from '../../support/expect';
-import { FakeUpstream } from '../../support/fake-upstream';
+import { FakeUpstream, fixture } from '../../support/fake-upstream';
 
 // Conditional requests at the route handlers (decisions §23), Request in, Response out: every cacheable
 // 200 carries an ETag (and Last-Modified where it has `updated_at`); a request holding the same answer
@@ -97,6 +99,56 @@ describe('validators and 304 at the route handlers', () => {
       expect(res.status, url).toBe(status);
       expect(res.headers.get('etag')).toBeNull();
       expect(res.headers.get('last-modified')).toBeNull();
+    }
+  });
+});
+
+describe('widget pages: validators from the data they show (decisions §25)', () => {
+  const goldBody = fixture('goldapi-price-XAU.json');
+  it('a fresh price: the same ETag and Last-Modified over several seconds while "updated N s ago" moves; 304 on either validator', async () => {
+    // A price stamped a second ago (the recorded bodies are months old, so their "N ago" text moves by the minute,
+    // not by the second): gold-api.com alone, so the price shown is this one.
+    const asOf = Math.floor(Date.now() / 1000) * 1000 - 1000;
+    fake.set('gold', { mode: 'json', body: { ...goldBody, updatedAt: new Date(asOf).toISOString() } });
+    fake.set('quotes', { mode: 'refuse' });
+    // Past the feed's TTL (1 s here), so no price held from an earlier test is served.
+    await sleep(1100);
+    try {
+      for (const [handler, url] of [
+        [pricePage.GET, '/widgets/price?currency=EUR&silver=1'],
+        [converterPage.GET, '/widgets/converter?amount=2'],
+        [chartPage.GET, '/widgets/chart?range=1d'],
+      ] as const) {
+        const first = await get(handler, url);
+        expect(first.status, url).toBe(200);
+        const firstText = (await first.text()).match(/data-f="fresh">([^<]*)</)![1];
+        // Last-Modified is the price's own time (to the second), not when this instance first served the page.
+        expect(first.headers.get('last-modified'), url).toBe(new Date(asOf).toUTCString());
+        // Past the feed's TTL (1 s here): the price is fetched again, the page made anew, its freshness text older.
+        await sleep(2100);
+        const later = await get(handler, url);
+        const laterText = (await later.text()).match(/data-f="fresh">([^<]*)</)![1];
+        expect(laterText, url).not.toBe(firstText);
+        expect(kept(later), url).toEqual(kept(first));
+        const byTag = await get(handler, url, { 'if-none-match': first.headers.get('etag')! });
+        expect(byTag.status, url).toBe(304);
+        expect(kept(byTag), url).toEqual(kept(first));
+        const byDate = await get(handler, url, { 'if-modified-since': first.headers.get('last-modified')! });
+        expect(byDate.status, url).toBe(304);
+      }
+      // A new price: new validators, and the old ones get the whole page.
+      const url = '/widgets/price?currency=EUR&silver=1';
+      const before = await get(pricePage.GET, url);
+      const next = asOf + 2000;
+      fake.set('gold', { mode: 'json', body: { ...goldBody, price: 4444.5, updatedAt: new Date(next).toISOString() } });
+      await sleep(1100);
+      const moved = await get(pricePage.GET, url, { 'if-none-match': before.headers.get('etag')! });
+      expect(moved.status).toBe(200);
+      expect(moved.headers.get('etag')).not.toBe(before.headers.get('etag'));
+      expect(moved.headers.get('last-modified')).toBe(new Date(next).toUTCString());
+      expect((await get(pricePage.GET, url, { 'if-modified-since': before.headers.get('last-modified')! })).status).toBe(200);
+    } finally {
+      fake.reset();
     }
   });
 });

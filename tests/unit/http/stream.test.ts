@@ -7,7 +7,7 @@ import * as stream from '@/app/api/v1/stream/route';
 import { runShutdown } from '@/lib/core/shutdown.mjs';
 import { streamHub } from '@/lib/http/stream-hub';
 import { ErrorBody } from '@/lib/schemas/common';
-import { PriceEvent } from '@/lib/schemas/stream';
+import { HeartbeatEvent, PriceEvent } from '@/lib/schemas/stream';
 import { checkContract } from '../../support/contract';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
 import { SseReader } from '../../support/sse';
@@ -97,8 +97,11 @@ describe('the price stream in process', () => {
   it('a new upstream price reaches every client within the refresh interval; quiet streams get a heartbeat', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect('?currency=USD')));
     for (const c of clients) await c.sse!.next((b) => b.event === 'price');
-    // Nothing changes: a comment line within the heartbeat (plus the timer's turn).
-    await clients[0].sse!.next((b) => b.comment === 'heartbeat', 3000);
+    // Nothing changes: a named `heartbeat` event within the heartbeat (plus the timer's turn), which EventSource
+    // surfaces (a comment it never would), saying how often it comes.
+    const beat = await clients[0].sse!.next((b) => b.event === 'heartbeat', 3000);
+    expect(HeartbeatEvent.parse(JSON.parse(beat.data!))).toEqual({ every_s: 0.5 });
+    expect(beat.id).toBeUndefined();
     const next = { ...gold, price: gold.price + 3.5, updatedAt: new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z') };
     fake.set('gold', { mode: 'json', body: next });
     const changedAt = Date.now();
