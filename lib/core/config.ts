@@ -25,6 +25,8 @@ export const config = {
     chart: () => url('CHART_API_URL', 'https://query1.finance.yahoo.com'),
     reserves: () => url('RESERVES_API_URL', 'https://api.db.nomics.world'),
     quotes: () => url('QUOTES_API_URL', 'https://forex-data-feed.swissquote.com'),
+    /** Historical exchange rates (Frankfurter v2), decisions §24. */
+    fxHistory: () => url('FX_HISTORY_API_URL', 'https://api.frankfurter.dev'),
   },
   /** Milliseconds a single upstream request may take before it counts as down. */
   upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),
