@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fxCurrenciesBody, fxRatesBody } from './fx-history';
 
 // A local stand-in for every upstream, serving the recorded real responses in tests/fixtures
 // (see its SOURCES.md) and failing on command. It runs in the test process; the app under test
@@ -21,7 +22,9 @@ export type MetalRoute = 'gold' | 'silver' | 'platinum' | 'palladium';
 /** The quotes feed of one metal: a behaviour set here wins over one set on `quotes`. */
 export type QuotesRoute = `quotes:${keyof typeof QUOTES_FIXTURE}`;
 /** `quotes` is the quotes feed, every metal: a behaviour set on it applies to all of them (unless one has its own). */
-export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute;
+export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute | FxHistoryRoute;
+/** Frankfurter v2: `fxHistory` its rates (`/v2/rates`), `fxCurrencies` its currency list (`/v2/currencies`). */
+export type FxHistoryRoute = 'fxHistory' | 'fxCurrencies';
 
 /** What a route does with the next requests. */
 export type Behaviour =
@@ -41,7 +44,7 @@ export type Behaviour =
 /** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
 export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
 
-type FixedRoute = Exclude<RouteName, 'chart' | 'quotes' | QuotesRoute>;
+type FixedRoute = Exclude<RouteName, 'chart' | 'quotes' | QuotesRoute | FxHistoryRoute>;
 const DEFAULT_FIXTURE: Record<FixedRoute, string> = {
   gold: 'goldapi-price-XAU.json',
   silver: 'goldapi-price-XAG.json',
@@ -87,6 +90,8 @@ function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
   const chart = p.match(/^\/v8\/finance\/chart\/([^/]+)$/);
   if (chart) return { name: 'chart', ticker: decodeURIComponent(chart[1]) };
   if (p.startsWith('/v22/series/')) return { name: 'reserves' };
+  if (p === '/v2/rates') return { name: 'fxHistory' };
+  if (p === '/v2/currencies') return { name: 'fxCurrencies' };
   return null;
 }
 
@@ -106,7 +111,13 @@ export class FakeUpstream {
     'quotes:XAG': 0,
     'quotes:XPT': 0,
     'quotes:XPD': 0,
+    fxHistory: 0,
+    fxCurrencies: 0,
   };
+  /** Historical-FX rate requests per currency asked (`quotes`, upper case). */
+  readonly fxHistoryCalls: Record<string, number> = {};
+  /** The last date whose rates the fake has published (null: every row of the fixture); tests move it to make new days appear. */
+  fxHistoryUntil: string | null = null;
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
   private behaviour: Partial<Record<RouteName, Behaviour>> = {};
@@ -143,6 +154,7 @@ export class FakeUpstream {
 
   resetCalls(): void {
     for (const k of Object.keys(this.calls) as RouteName[]) this.calls[k] = 0;
+    for (const k of Object.keys(this.fxHistoryCalls)) delete this.fxHistoryCalls[k];
     this.log.length = 0;
   }
 
@@ -155,6 +167,7 @@ export class FakeUpstream {
       CHART_API_URL: this.url,
       RESERVES_API_URL: this.url,
       QUOTES_API_URL: this.url,
+      FX_HISTORY_API_URL: this.url,
     };
   }
 
@@ -177,6 +190,9 @@ export class FakeUpstream {
     this.calls[route.name]++;
     const own = route.name === 'quotes' ? (`quotes:${route.ticker}` as QuotesRoute) : null;
     if (own) this.calls[own]++;
+    if (route.name === 'fxHistory') {
+      for (const q of (url.searchParams.get('quotes') ?? '').toUpperCase().split(',')) this.fxHistoryCalls[q] = (this.fxHistoryCalls[q] ?? 0) + 1;
+    }
     const b = (own && this.behaviour[own]) || this.behaviour[route.name] || { mode: 'ok' };
     switch (b.mode) {
       case 'refuse':
@@ -196,6 +212,8 @@ export class FakeUpstream {
           if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
+        if (route.name === 'fxHistory') return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil)));
+        if (route.name === 'fxCurrencies') return this.reply(res, 200, JSON.stringify(fxCurrenciesBody()));
         {
           const fallback =
             route.name === 'quotes' ? QUOTES_FIXTURE[route.ticker as keyof typeof QUOTES_FIXTURE] : DEFAULT_FIXTURE[route.name as FixedRoute];
