@@ -34,10 +34,12 @@ import {
 import { UpstreamError } from '../sources/upstream/fetch';
 import { spotSeries, type HeldSeries } from './spot-series';
 
-// GET /api/v1/history: 5 years of daily gold from the COMEX front-month future GC=F (no keyless
-// source serves daily XAU/USD spot with true highs and lows), or any metal's daily spot bars
-// (lib/series/spot-series.ts), with the statistics of docs/contract.md. Both are computed once per
-// fetch or version: a request adds only its freshness, looks `date=` up, and reuses the points' JSON.
+// GET /api/v1/history: every daily bar of the COMEX front-month gold future GC=F (no keyless source
+// serves daily XAU/USD spot with true highs and lows), any metal's daily spot bars
+// (lib/series/spot-series.ts), or the World Bank's monthly averages (lib/series/monthly.ts), with the
+// statistics of docs/contract.md, in any currency and unit (lib/series/history-view.ts). Each series is
+// converted once per version, currency and unit, and each window cut once: a request adds only its
+// freshness and period, looks `date=` up, and reuses the points' JSON.
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
 /** What a metal's spot series is (`source`). */
