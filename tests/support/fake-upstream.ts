@@ -118,6 +118,8 @@ export class FakeUpstream {
   readonly fxHistoryCalls: Record<string, number> = {};
   /** The last date whose rates the fake has published (null: every row of the fixture); tests move it to make new days appear. */
   fxHistoryUntil: string | null = null;
+  /** When set, a daily range longer than this many years is refused with 422, as Frankfurter does while it computes ranges live. */
+  fxHistoryMaxYears: number | null = null;
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
   private behaviour: Partial<Record<RouteName, Behaviour>> = {};
@@ -212,7 +214,17 @@ export class FakeUpstream {
           if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
-        if (route.name === 'fxHistory') return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil)));
+        if (route.name === 'fxHistory') {
+          const [from, to] = [url.searchParams.get('from') ?? '', url.searchParams.get('to') ?? ''];
+          if (this.fxHistoryMaxYears !== null && Date.parse(to) - Date.parse(from) > this.fxHistoryMaxYears * 365.25 * 86_400_000) {
+            return this.reply(
+              res,
+              422,
+              JSON.stringify({ status: 422, message: `date range exceeds ${this.fxHistoryMaxYears} years at daily granularity` }),
+            );
+          }
+          return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil)));
+        }
         if (route.name === 'fxCurrencies') return this.reply(res, 200, JSON.stringify(fxCurrenciesBody()));
         {
           const fallback =

@@ -25,8 +25,31 @@ export interface FxRate {
   r: number;
 }
 
-/** Every rate of `code` per USD published from `from` to `to` (inclusive), oldest first, one per date. */
+/** Years one daily range may span where Frankfurter computes it live (its MAX_DAILY_RANGE_YEARS). */
+const MAX_RANGE_YEARS = 5;
+
+/**
+ * Every rate of `code` per USD published from `from` to `to` (inclusive), oldest first, one per date: one request,
+ * or, when Frankfurter refuses so long a range (422: it computes the range live while its blended table is not
+ * ready), one request per five years.
+ */
 export async function fetchFxRates(code: string, from: string, to: string): Promise<FxRate[]> {
+  try {
+    return await fetchRange(code, from, to);
+  } catch (err) {
+    if (!(err instanceof UpstreamError && err.status === 422) || Number(to.slice(0, 4)) - Number(from.slice(0, 4)) < MAX_RANGE_YEARS) throw err;
+    const rates: FxRate[] = [];
+    for (let start = from; start <= to;) {
+      const next = `${Number(start.slice(0, 4)) + MAX_RANGE_YEARS - 1}${start.slice(4)}`;
+      const end = next < to ? next : to;
+      rates.push(...(await fetchRange(code, start, end)));
+      start = new Date(Date.parse(`${end}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    }
+    return rates;
+  }
+}
+
+async function fetchRange(code: string, from: string, to: string): Promise<FxRate[]> {
   const url = `${config.upstream.fxHistory()}/v2/rates?base=USD&quotes=${code}&from=${from}&to=${to}`;
   const rows = await getValid(FX_HISTORY_API_NAME, url, Rows);
   const byDate = new Map<string, number>();

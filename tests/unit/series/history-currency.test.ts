@@ -137,6 +137,15 @@ describe('upstream economy', () => {
 describe('conversion, each point at its own date’s rate', () => {
   it('EUR per gram, INR per tola, AED per gram and JPY per ounce equal an independent computation, fx_d where the rate is older', async () => {
     await sleep(1100);
+    // AED's first ask, where Frankfurter refuses ranges over five years: one refused request, then one per four years.
+    fake.fxHistoryMaxYears = 5;
+    fake.resetCalls();
+    await get({ currency: 'AED' });
+    const asked = fake.log.filter((l) => l.startsWith('/v2/rates') && l.includes('quotes=AED')).map((l) => new URL(l, 'http://x').searchParams);
+    expect(asked.length).toBe(fake.fxHistoryCalls.AED);
+    expect(asked.slice(1).every((q) => Date.parse(q.get('to')!) - Date.parse(q.get('from')!) < 5 * 365 * 86_400_000)).toBe(true);
+    expect(asked[1].get('from')).toBe(asked[0].get('from'));
+    fake.fxHistoryMaxYears = null;
     for (const [currency, unit] of [
       ['EUR', 'gram'],
       ['INR', 'tola'],
