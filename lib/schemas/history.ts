@@ -217,12 +217,9 @@ export const History = z
           fx: z.number().optional().meta({
             description: "Converted answers only: units of `currency` per USD applied to this point (the month's average rate on the monthly series)",
           }),
-          fx_d: z
-            .string()
-            .optional()
-            .meta({
-              description: "Converted answers only: the date of that rate, when it is not the point's own (the last rate published before it)",
-            }),
+          fx_d: z.string().optional().meta({
+            description: "Converted answers only: the date of that rate, when it is not the point's own (the last rate published before it)",
+          }),
         }),
       )
       .meta({ description: 'Oldest first, one per trading day (month on the monthly series, bar with `group`), within the window asked' }),
