@@ -17,7 +17,7 @@ import { TEN_YEAR_SYMBOLS, TEN_YEARS_AT, tenYearsFile, tenYearsRows } from '../t
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt } from '../tests/support/market';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
-import { realChartHandler } from '../tests/support/yahoo';
+import { longChartHandler, realChartHandler } from '../tests/support/yahoo';
 import { CONNECTIONS, type Figures } from './measure';
 
 /** Seconds per run and rounds: short, the machine is shared. */
@@ -108,6 +108,65 @@ async function compare(label: string, app: App) {
   );
 }
 
+/**
+ * History in other currencies (decisions §24): a year in INR and the whole futures series in EUR against default
+ * `history` misses, on nineteen years of GC=F and the fake's real rates (tests/fixtures/SOURCES.md). The fixture's
+ * INR rates start 2026-02-17, so its 2010 window holds no point; the same window in EUR (rates from 2007) is the
+ * figure with a year of converted points in it.
+ */
+async function currencies(env: Record<string, string>) {
+  const fake = await FakeUpstream.start();
+  fake.onChart(longChartHandler());
+  const app = await App.start({ env: { ...env, ...fake.env() } });
+  try {
+    const paths = {
+      usd: '/api/v1/history?x=1',
+      inr: '/api/v1/history?currency=INR&from=2010-01-01&to=2010-12-31',
+      eurYear: '/api/v1/history?currency=EUR&from=2010-01-01&to=2010-12-31',
+      eurMax: '/api/v1/history?currency=EUR&range=max',
+    };
+    const name = {
+      usd: 'default `history` (5 years of GC=F, USD)',
+      inr: '`currency=INR&from=2010-01-01&to=2010-12-31`',
+      eurYear: '`currency=EUR&from=2010-01-01&to=2010-12-31`',
+      eurMax: '`currency=EUR&range=max` (the whole futures series)',
+    };
+    for (const p of Object.values(paths)) {
+      const r = await app.json(p);
+      if (r.status !== 200) throw new Error(`${p}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    }
+    for (const p of Object.values(paths)) await misses(app, p);
+    const runs = Object.fromEntries(Object.keys(paths).map((k) => [k, [] as Run[]])) as Record<keyof typeof paths, Run[]>;
+    for (let i = 0; i < ROUNDS; i++) for (const k of Object.keys(paths) as (keyof typeof paths)[]) runs[k].push(await misses(app, paths[k]));
+    console.log(
+      '\n| History in other currencies: every request a miss | KiB per answer | req/s | p50 ms | p99 ms | server CPU ms per answer | errors |',
+    );
+    console.log('|---|---|---|---|---|---|---|');
+    for (const k of Object.keys(paths) as (keyof typeof paths)[]) {
+      runs[k].forEach((f, i) =>
+        console.log(
+          `| ${name[k]}, round ${i + 1} | ${(f.bytes / 1024).toFixed(0)} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.cpu.toFixed(2)} | ${f.errors} |`,
+        ),
+      );
+    }
+    for (const [k, target] of [
+      ['inr', 0.8],
+      ['eurYear', 0.8],
+      ['eurMax', 0.5],
+    ] as const) {
+      const rps = mean(runs[k], 'rps') / mean(runs.usd, 'rps');
+      const cpu = mean(runs.usd, 'cpu') / mean(runs[k], 'cpu');
+      console.log(
+        `${name[k]} / default history misses: req/s ${rps.toFixed(3)}, by server CPU per answer ${cpu.toFixed(3)} ` +
+          `(target ≥ ${target}: ${rps >= target ? 'met' : 'NOT met'} by req/s, ${cpu >= target ? 'met' : 'NOT met'} by CPU)`,
+      );
+    }
+  } finally {
+    await app.stop();
+    await fake.close();
+  }
+}
+
 export async function historySection(): Promise<void> {
   const fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
@@ -127,6 +186,7 @@ export async function historySection(): Promise<void> {
     } finally {
       await app.stop();
     }
+    await currencies(env);
     // The same without the response cache, whose copy of each miss's body is a cost per byte of its own.
     const bare = await App.start({ env: { ...env, RESPONSE_CACHE: 'off' }, dataDir });
     try {

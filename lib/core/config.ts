@@ -35,6 +35,8 @@ export const config = {
         'MONTHLY_PRICES_URL',
         'https://thedocs.worldbank.org/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Monthly.xlsx',
       ),
+    /** Historical exchange rates (Frankfurter v2), decisions §24. */
+    fxHistory: () => url('FX_HISTORY_API_URL', 'https://api.frankfurter.dev'),
   },
   /** Milliseconds a single upstream request may take before it counts as down. */
   upstreamTimeoutMs: () => num('UPSTREAM_TIMEOUT_MS', 5000),

@@ -12,7 +12,7 @@ export function llmsText(origin: string): string {
     '',
     `> Free, keyless gold market data that is honest about freshness: live spot gold in 160+ currencies and ${UNIT_LIST.length} units ` +
       `(${UNIT_LIST.map((u: UnitEntry) => (u.note ? `${u.name}, ${u.note}` : u.name)).join('; ')}), ` +
-      `${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))}, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, 5 years of daily history, ` +
+      `${listed(OTHER_METALS.map((m) => m.name.toLowerCase()))}, tokenized gold and Bitcoin versus gold, a first-party 2-minute intraday series, daily history since 2000 and monthly since 1960 in any currency and unit, ` +
       'multi-asset charts and central-bank gold reserves. Each metal comes from two independent live sources (gold-api.com, else the ' +
       'swissquote.com bid/ask mid), cross-checked, with bid/ask and the market hours (`market`: closed on weekends, in the daily break ' +
       'and on holidays, with the next open or close). A price is never simulated: when both sources are down the last real price ' +
@@ -27,6 +27,13 @@ export function llmsText(origin: string): string {
       `${listed(METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`))} (futures are gold alone); \`date=YYYY-MM-DD\` picks one day. ` +
       'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
       `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
+    '',
+    'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +
+      "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date). " +
+      'Three series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +
+      "service's own daily bars, `series=monthly` the World Bank's monthly averages of gold, silver and platinum since 1960 (CC BY 4.0, month's average rate). " +
+      'Windows: `range` (1m to 10y, ytd, max) or `from`/`to`, `group=week|month`, and `date=YYYY-MM-DD` for the last point on or before a date (with ' +
+      `\`requested_date\`); every answer has \`period\` (first, last, change, change %, high, low). Example: \`${origin}/api/v1/history?currency=INR&unit=tola&date=2026-03-06\`.`,
     '',
     '## REST API',
     '',

@@ -15,10 +15,11 @@ export interface Table<B> {
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 export const CSV_TABLES = {
-  history: { columns: ['date', 'close', 'high', 'low'], rows: (b) => b.points.map((p) => [p.d, p.c, p.h, p.l]) } satisfies Table<History>,
+  history: { columns: ['date', 'close', 'high', 'low'], rows: (b) => b.points.map((p) => [p.d, p.c, p.h ?? '', p.l ?? '']) } satisfies Table<History>,
   spotHistory: {
     columns: ['date', 'open', 'high', 'low', 'close', 'origin', 'final', 'n'],
-    rows: (b) => b.points.map((p) => [p.d, p.o ?? '', p.h, p.l, p.c, p.origin ?? '', p.final === undefined ? '' : String(p.final), p.n ?? '']),
+    rows: (b) =>
+      b.points.map((p) => [p.d, p.o ?? '', p.h ?? '', p.l ?? '', p.c, p.origin ?? '', p.final === undefined ? '' : String(p.final), p.n ?? '']),
   } satisfies Table<History>,
   intraday: { columns: ['time', 'price'], rows: (b) => b.points.map((p) => [iso(p.t), p.p]) } satisfies Table<Intraday>,
   chart: {
@@ -26,6 +27,45 @@ export const CSV_TABLES = {
     rows: (b) => b.points.map((p) => [iso(p.t), p.o, p.h, p.l, p.c, p.v]),
   } satisfies Table<Chart>,
 };
+
+type HistoryRow = History['points'][number];
+type Column = [name: string, value: (p: HistoryRow) => string | number];
+const col = (name: string, value: Column[1]): Column => [name, value];
+const HISTORY_COLUMNS = {
+  futures: [col('date', (p) => p.d), col('close', (p) => p.c), col('high', (p) => p.h ?? ''), col('low', (p) => p.l ?? '')],
+  monthly: [col('date', (p) => p.d), col('close', (p) => p.c)],
+  grouped: [
+    col('date', (p) => p.d),
+    col('open', (p) => p.o ?? ''),
+    col('high', (p) => p.h ?? ''),
+    col('low', (p) => p.l ?? ''),
+    col('close', (p) => p.c),
+    col('days', (p) => p.days ?? ''),
+  ],
+};
+const FX_COLUMNS = [col('fx', (p) => p.fx ?? ''), col('fx_d', (p) => p.fx_d ?? '')];
+
+const historyTables = new Map<string, Table<History>>();
+/**
+ * The CSV table of a history answer: its series' columns (`open` and `days` for grouped bars), and `fx`, `fx_d` when
+ * converted. USD daily answers keep the tables above; each table is one object, so its texts are kept per points list.
+ */
+export function historyTable(series: 'futures' | 'spot' | 'monthly', grouped: boolean, converted: boolean): Table<History> {
+  if (!converted && !grouped && series !== 'monthly') return series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
+  const key = `${series}|${grouped}|${converted}`;
+  let table = historyTables.get(key);
+  if (table) return table;
+  const own: Column[] =
+    grouped && series !== 'monthly'
+      ? HISTORY_COLUMNS.grouped
+      : series === 'spot'
+        ? CSV_TABLES.spotHistory.columns.map((name, i) => col(name, (p) => CSV_TABLES.spotHistory.rows({ points: [p] } as History)[0][i]))
+        : HISTORY_COLUMNS[series === 'monthly' ? 'monthly' : 'futures'];
+  const columns = converted ? [...own, ...FX_COLUMNS] : own;
+  table = { columns: columns.map(([name]) => name), rows: (b) => b.points.map((p) => columns.map(([, value]) => value(p))) };
+  historyTables.set(key, table);
+  return table;
+}
 
 /** Texts already made, per table and list of points. */
 const made = new WeakMap<object, WeakMap<object, string>>();

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { chartState, getChart } from '../series/chart';
 import { isIntradayInterval } from '../reference/instruments';
-import { CSV_TABLES, toCsv } from './csv';
+import { CSV_TABLES, historyTable, toCsv } from './csv';
 import { etagOf } from './conditional.mjs';
 import { getHistoryFor, historyJson, historyJsonParts, historyState } from '../series/history';
 import { getIntraday, intradayState } from '../series/intraday';
@@ -43,9 +43,10 @@ export function historyRoute(as: SeriesPath) {
     get: async (req, url) => {
       const query = parseSeriesQuery(HistoryQuery, url, as);
       // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
-      const csv = query.series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
       const result = await getHistoryFor(query);
       if (isUnavailable(result)) return sendResult(req, result);
+      const grouped = query.group !== undefined && query.series !== 'monthly' && query.date === undefined;
+      const csv = historyTable(query.series, grouped, result.fx !== undefined);
       // JSON as parts, the points' bytes reused (lib/series/history.ts); errors stay JSON either way.
       if (query.format !== 'csv') {
         return sendResult(req, result, { cache: 'history', json: historyBody, etag: historyTag(result, 'json', () => historyJson(result)) });

@@ -3,8 +3,15 @@ import { components } from './components';
 import { DataState, Timestamp } from './common';
 import { FORMATS, oneOf, refusal } from './query-fields';
 import { INTRADAY_SYMBOLS, listed, METALS, type IntradaySymbol, type MetalSymbol } from '../reference/metals';
+import { UNIT_LABELS, UNIT_LIST, UNITS } from '../reference/units';
 
-export const HISTORY_SERIES = ['futures', 'spot'] as const;
+export const HISTORY_SERIES = ['futures', 'spot', 'monthly'] as const;
+/** The metals of the World Bank's monthly series (no palladium). */
+export const MONTHLY_SYMBOLS = ['xau', 'xag', 'xpt'] as const satisfies readonly IntradaySymbol[];
+/** `range`: how far back from the latest point a window reaches (`ytd`: from 1 January of its year; `max`: every point). */
+export const HISTORY_RANGES = ['1m', '3m', '6m', 'ytd', '1y', '2y', '5y', '10y', 'max'] as const;
+export type HistoryRange = (typeof HISTORY_RANGES)[number];
+export const HISTORY_GROUPS = ['week', 'month'] as const;
 
 /** The metals with a daily spot series (`symbol`), named as the intraday series names them. */
 export const HISTORY_SYMBOLS = INTRADAY_SYMBOLS;
@@ -33,6 +40,68 @@ export function futuresIsGold(query: { series?: string; symbol?: string }, ctx: 
   });
 }
 
+/** Palladium has no monthly series, and a monthly series has no weeks: each refused naming what is valid. */
+export function monthlyRules(query: { series?: string; symbol?: string; group?: string }, ctx: z.RefinementCtx): void {
+  if (query.series !== 'monthly') return;
+  if (query.symbol !== undefined && !(MONTHLY_SYMBOLS as readonly string[]).includes(query.symbol)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['symbol'],
+      input: query.symbol,
+      params: { valid: [...MONTHLY_SYMBOLS] },
+      message: `${refusal('symbol', query.symbol, MONTHLY_SYMBOLS.join(', '))} with series=monthly (the World Bank's monthly prices have no palladium)`,
+    });
+  }
+  if (query.group !== undefined && query.group !== 'month') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['group'],
+      input: query.group,
+      params: { valid: ['month'] },
+      message: `${refusal('group', query.group, 'month')} with series=monthly, whose points are months`,
+    });
+  }
+}
+
+/** Today in UTC, YYYY-MM-DD: no date after it has a price. */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** `from` after `to`, a date after today, or `range` with `from`: 400 `{error, valid}`. */
+export function windowRules(query: { from?: string; to?: string; date?: string; range?: string }, ctx: z.RefinementCtx): void {
+  const today = todayUtc();
+  for (const name of ['from', 'to', 'date'] as const) {
+    const value = query[name];
+    if (value !== undefined && value > today) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        input: value,
+        params: { valid: [`a date up to ${today}`] },
+        message: `${name} ${value} is after today (${today}): no price exists for it yet. Valid values: a date up to ${today}`,
+      });
+      return;
+    }
+  }
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['from'],
+      input: query.from,
+      params: { valid: [`a date on or before to (${query.to})`] },
+      message: `from ${query.from} is after to ${query.to}. Valid values: a date on or before ${query.to}`,
+    });
+  }
+  if (query.from !== undefined && query.range !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['range'],
+      input: query.range,
+      params: { valid: ['range or from, not both'] },
+      message: `range and from both say where the window starts: give one of them. Valid values: range or from, not both`,
+    });
+  }
+}
+
 /** A calendar date, YYYY-MM-DD; anything else, a value of another type too (an MCP argument), is the 400 `{error, valid}`. */
 const dateRefusal = (iss: { input?: unknown }) => refusal('date', iss.input, 'a date written YYYY-MM-DD');
 export const IsoDate = z
@@ -42,34 +111,83 @@ export const IsoDate = z
     { error: dateRefusal, params: { valid: ['YYYY-MM-DD'] } },
   );
 
+const CURRENCY_VALUES = 'an ISO 4217 code with a rate history, such as USD, EUR, GBP, JPY or INR';
+const UNIT_WORDS = UNIT_LIST.map((u) => (u.id === u.name ? u.id : `${u.id} (${u.name})`)).join(', ');
+
 export const HistoryQuery = z
   .object({
     series: oneOf('series', HISTORY_SERIES).default('futures').meta({
       description:
-        '`futures` (default): COMEX gold futures GC=F, 5 years. `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported)',
+        "`futures` (default): COMEX gold futures GC=F, every daily bar since 2000-08-30 (the window defaults to 5 years). `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported). `monthly`: the World Bank's monthly average prices (Pink Sheet, CC BY 4.0) of gold, silver and platinum since 1960-01",
     }),
     symbol: oneOf('symbol', HISTORY_SYMBOLS)
       .default(FUTURES_SYMBOL)
       .meta({
         description: `The metal of the spot series: ${METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`).join(', ')} (default \`${FUTURES_SYMBOL}\`). The futures series is gold alone: with \`series=futures\` any other value is a 400`,
       }),
+    currency: z
+      .string({ error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
+      .max(16, { error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
+      .default('USD')
+      .meta({
+        description:
+          "ISO 4217 code, case-insensitive (default USD): each point converted at the central-bank reference rate of its own date (Frankfurter), the monthly series at the month's average rate; a currency without a rate history is a 400 listing those with one",
+        examples: ['EUR'],
+      }),
+    unit: oneOf('unit', UNITS, 'Unsupported unit')
+      .default('oz')
+      .meta({ description: `Weight unit of every price, as spot: ${UNIT_WORDS}` }),
+    from: IsoDate.optional().meta({
+      description: 'First date of the window, YYYY-MM-DD, inclusive (instead of `range`); after today or after `to`: 400',
+    }),
+    to: IsoDate.optional().meta({ description: 'Last date of the window, YYYY-MM-DD, inclusive (default: the latest point)' }),
+    range: oneOf('range', HISTORY_RANGES)
+      .optional()
+      .meta({
+        description: `Window counted back from the latest point: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
+      }),
+    group: oneOf('group', HISTORY_GROUPS).optional().meta({
+      description:
+        'Daily points grouped into bars per ISO `week` or calendar `month` (open first, high max, low min, close last; `d` the first trading day, `days` how many). The monthly series takes only `month`',
+    }),
     date: IsoDate.optional().meta({
       // No example value: the docs' curl samples use every example, and a fixed date leaves a 5-year series in time.
-      description: 'Only the point dated that day, YYYY-MM-DD (statistics unchanged); 404 when the series has none',
+      description:
+        'The last point on or before that day, YYYY-MM-DD, with its own `d` and `requested_date` (a Sunday gives Friday; statistics unchanged); 404 only before the first point',
     }),
-    format: oneOf('format', FORMATS)
-      .default('json')
-      .meta({ description: '`csv`: `date,close,high,low` (futures) or `date,open,high,low,close,origin,final,n` (spot), one row per trading day' }),
+    format: oneOf('format', FORMATS).default('json').meta({
+      description:
+        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot) or `date,close` (monthly), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
+    }),
   })
-  .superRefine(futuresIsGold);
+  .superRefine((query, ctx) => {
+    futuresIsGold(query, ctx);
+    monthlyRules(query, ctx);
+    windowRules(query, ctx);
+  });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 const Range = z.object({ low: z.number().nullable(), high: z.number().nullable() });
 
+const Period = z
+  .object({
+    from: z.string().nullable().meta({ description: 'Date of the first point answered' }),
+    to: z.string().nullable().meta({ description: 'Date of the last point answered' }),
+    first: z.number().nullable().meta({ description: 'Close of the first point' }),
+    last: z.number().nullable().meta({ description: 'Close of the last point' }),
+    change: z.number().nullable().meta({ description: '`last` − `first`' }),
+    change_pct: z.number().nullable().meta({ description: '(`last` ÷ `first` − 1) × 100, 2 decimals' }),
+    high: z.number().nullable().meta({ description: 'Highest high of the points answered (highest close on the monthly series)' }),
+    low: z.number().nullable().meta({ description: 'Lowest low of the points answered' }),
+  })
+  .meta({ description: 'The move over the points answered; null when there are none' });
+
 export const History = z
   .object({
     symbol: z.enum(HISTORY_PAIRS).meta({ description: PAIRS_DESCRIPTION }),
-    interval: z.literal('daily'),
+    interval: z
+      .enum(['daily', 'weekly', 'monthly'])
+      .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`)' }),
     source: z.string().meta({
       description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
     }),
@@ -78,9 +196,11 @@ export const History = z
         z.object({
           d: z.string().meta({ description: 'Trading date, YYYY-MM-DD (New York; for spot, the date on which the session closes)' }),
           o: z.number().optional().meta({ description: 'Spot series only: open, the first fresh price of the session' }),
-          c: z.number().meta({ description: 'Close, USD per troy ounce' }),
-          h: z.number().meta({ description: 'Daily high' }),
-          l: z.number().meta({ description: 'Daily low' }),
+          c: z
+            .number()
+            .meta({ description: "Close (the month's average on the monthly series), in `currency` per `unit`: USD per troy ounce by default" }),
+          h: z.number().optional().meta({ description: 'High (not on the monthly series)' }),
+          l: z.number().optional().meta({ description: 'Low (not on the monthly series)' }),
           origin: z
             .enum(['recorded', 'imported'])
             .optional()
@@ -93,9 +213,16 @@ export const History = z
             description:
               'Spot series only: how many fresh prices were folded into the bar (a bar from few prices saw little of its session); null for an imported bar',
           }),
+          days: z.number().int().optional().meta({ description: 'Grouped bars only: the trading days in the week or month' }),
+          fx: z.number().optional().meta({
+            description: "Converted answers only: units of `currency` per USD applied to this point (the month's average rate on the monthly series)",
+          }),
+          fx_d: z.string().optional().meta({
+            description: "Converted answers only: the date of that rate, when it is not the point's own (the last rate published before it)",
+          }),
         }),
       )
-      .meta({ description: 'Oldest first, one per trading day: up to 5 years of futures, or up to 10 years of spot bars' }),
+      .meta({ description: 'Oldest first, one per trading day (month on the monthly series, bar with `group`), within the window asked' }),
     count: z.number().int(),
     high_52w: z.number().nullable().meta({ description: 'Highest high over the 365 days to the latest point' }),
     low_52w: z.number().nullable(),
@@ -104,10 +231,27 @@ export const History = z
       .meta({ description: 'True low and high over the latest day and the 7, 30 and 365 days to it' }),
     return_ytd_pct: z.number().nullable().meta({ description: 'Latest close versus the last close of the previous year, percent' }),
     return_1y_pct: z.number().nullable().meta({ description: 'Latest close versus the close about 365 days earlier, percent' }),
+    period: Period,
+    requested_date: z.string().optional().meta({ description: 'With `date=`: the date asked, beside the point answered (the last on or before it)' }),
+    currency: z.string().optional().meta({ description: 'With `currency` or `unit`: the ISO 4217 code of every price' }),
+    unit: z.enum(UNIT_LABELS).optional().meta({ description: 'With `currency` or `unit`: the weight unit of every price, as spot reports it' }),
+    fx: z
+      .object({
+        source: z.string().meta({ description: 'Where the rates come from' }),
+        from: z.string().meta({ description: "The currency's first rate: points before it are left out" }),
+      })
+      .optional()
+      .meta({ description: 'Converted answers only (a currency other than USD)' }),
+    license: z.string().optional().meta({ description: 'Monthly series only: the licence of the data (CC BY 4.0)' }),
+    attribution: z.string().optional().meta({ description: 'Monthly series only: the attribution the licence asks for' }),
+    description: z.string().optional().meta({ description: "Monthly series only: what the price is, in the World Bank's own words" }),
     data_state: DataState,
     updated_at: Timestamp,
   })
-  .meta({ description: 'Daily history of a metal (gold alone for the futures series) with 52-week, range and return statistics' })
+  .meta({
+    description:
+      'History of a metal (gold alone for the futures series) in any currency and unit, with 52-week, range and return statistics over the whole series and the move over the points answered',
+  })
   .register(components, { id: 'History' });
 export type History = z.infer<typeof History>;
 export type HistoryPoint = History['points'][number];

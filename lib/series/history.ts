@@ -11,14 +11,35 @@ import { StoreDownError, type DailyBar } from '../store';
 import { isUnavailable, unavailable, type Unavailable } from '../sources/unavailable';
 import { metalById, metalByIntraday, type Metal, type MetalId } from '../reference/metals';
 import { round } from '../reference/units';
-import { fetchChart, type Bar } from '../sources/upstream/chart';
+import { fetchDailyMax, type Bar } from '../sources/upstream/chart';
+import { fxCurrencies, readFxSeries, type FxReading, type FxSeries } from '../sources/fx-history';
+import { FX_HISTORY_API_NAME, FX_HISTORY_SOURCE } from '../sources/upstream/fx-history';
+import { NOTHING } from '../sources/unavailable';
+import { UNIT_DECIMALS, unitEntry, type Unit } from '../reference/units';
+import type { HistoryRange } from '../schemas/history';
+import { getMonthlySeries, type MonthlyMetal, type MonthlyPoint } from './monthly';
+import {
+  convertDaily,
+  convertMonthly,
+  firstOnOrAfter,
+  groupPoints,
+  lastOnOrBefore,
+  periodOf,
+  roundPoint,
+  type OutPoint,
+  type Period,
+  type RawPoint,
+  type SeriesKind,
+} from './history-view';
 import { UpstreamError } from '../sources/upstream/fetch';
 import { spotSeries, type HeldSeries } from './spot-series';
 
-// GET /api/v1/history: 5 years of daily gold from the COMEX front-month future GC=F (no keyless
-// source serves daily XAU/USD spot with true highs and lows), or any metal's daily spot bars
-// (lib/series/spot-series.ts), with the statistics of docs/contract.md. Both are computed once per
-// fetch or version: a request adds only its freshness, looks `date=` up, and reuses the points' JSON.
+// GET /api/v1/history: every daily bar of the COMEX front-month gold future GC=F (no keyless source
+// serves daily XAU/USD spot with true highs and lows), any metal's daily spot bars
+// (lib/series/spot-series.ts), or the World Bank's monthly averages (lib/series/monthly.ts), with the
+// statistics of docs/contract.md, in any currency and unit (lib/series/history-view.ts). Each series is
+// converted once per version, currency and unit, and each window cut once: a request adds only its
+// freshness and period, looks `date=` up, and reuses the points' JSON.
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
 /** What a metal's spot series is (`source`). */
@@ -36,24 +57,32 @@ function dateIn(timeZone: string): (t: number) => string {
  * One point per trading date, oldest first. A session's last bar is stamped with its latest
  * trade time, not the session start, so two bars can share a date: the later one wins.
  */
-export function toDaily(bars: Bar[], timeZone = 'America/New_York'): HistoryPoint[] {
+export function toDaily(bars: Bar[], timeZone = 'America/New_York'): DailyPoint[] {
   const date = dateIn(timeZone);
-  const byDate = new Map<string, HistoryPoint>();
-  for (const b of bars) byDate.set(date(b.t), { d: date(b.t), c: b.c, h: b.h, l: b.l });
+  const byDate = new Map<string, DailyPoint>();
+  for (const b of bars) byDate.set(date(b.t), { d: date(b.t), o: b.o, c: b.c, h: b.h, l: b.l });
   return [...byDate.values()].sort((a, b) => (a.d < b.d ? -1 : 1));
 }
 
 type Stats = Pick<History, 'high_52w' | 'low_52w' | 'ranges' | 'return_ytd_pct' | 'return_1y_pct'>;
-type Daily = Pick<HistoryPoint, 'd' | 'c' | 'h' | 'l'>;
+type Daily = { d: string; c: number; h: number; l: number };
+/** A futures day as fetched, unrounded, USD per troy ounce. */
+type DailyPoint = Daily & { o: number };
 
-/** 52-week high/low, trailing ranges and returns, counted back from the latest point; from unrounded points, rounded once on output. */
-export function historyStats(points: readonly Daily[]): Stats {
+/** 52-week high/low, trailing ranges and returns, counted back from the latest point; from unrounded points, rounded once on output (`dp` decimals). */
+export function historyStats(points: readonly Daily[], dp = 2): Stats {
   const last = points[points.length - 1];
   const span = (days: number) => {
     if (!last) return { low: null, high: null };
     const from = daysBefore(last.d, days);
     const within = points.filter((p) => p.d >= from);
-    return { low: round(Math.min(...within.map((p) => p.l)), 2), high: round(Math.max(...within.map((p) => p.h)), 2) };
+    let low = Infinity;
+    let high = -Infinity;
+    for (const p of within) {
+      low = Math.min(low, p.l);
+      high = Math.max(high, p.h);
+    }
+    return { low: round(low, dp), high: round(high, dp) };
   };
   const pct = (base: Daily | undefined) => (last && base ? round((last.c / base.c - 1) * 100, 2) : null);
   const year = span(365);
@@ -62,27 +91,27 @@ export function historyStats(points: readonly Daily[]): Stats {
   return {
     high_52w: year.high,
     low_52w: year.low,
-    ranges: { day: last ? { low: round(last.l, 2), high: round(last.h, 2) } : { low: null, high: null }, week: span(7), month: span(30), year },
+    ranges: { day: last ? { low: round(last.l, dp), high: round(last.h, dp) } : { low: null, high: null }, week: span(7), month: span(30), year },
     return_ytd_pct: pct(prevYearEnd),
     return_1y_pct: pct(yearAgo),
   };
 }
 
-async function fetchHistory(): Promise<Sourced<HistoryPoint[]>> {
-  const { bars, meta } = await fetchChart('GC=F', '5y', '1d');
+async function fetchHistory(): Promise<Sourced<DailyPoint[]>> {
+  const { bars, meta } = await fetchDailyMax('GC=F');
   const points = toDaily(bars, meta.timezone ?? 'America/New_York');
   if (points.length < 2) throw new UpstreamError('Yahoo Finance', 'no daily bars');
   const fetchedAt = Date.now();
   return { value: points, asOf: Math.min(bars[bars.length - 1].t * 1000, fetchedAt), fetchedAt };
 }
 
-const feed = new Feed<HistoryPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
+const feed = new Feed<DailyPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
 
-type Series = Omit<History, 'data_state' | 'updated_at'>;
+type Series = Omit<History, 'data_state' | 'updated_at' | 'period'>;
 
 /** The rounded points and statistics of one fetched series, computed once per fetch. */
-let computed: { from: HistoryPoint[]; series: Series } | null = null;
-function series(points: HistoryPoint[]): Series {
+let computed: { from: DailyPoint[]; series: Series } | null = null;
+function series(points: DailyPoint[]): Series {
   if (computed?.from !== points) {
     const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
     computed = {
@@ -93,22 +122,178 @@ function series(points: HistoryPoint[]): Series {
   return computed.series;
 }
 
-/** The point of a series dated `date`: a lookup in an index built once per list of points. */
-const byDate = new WeakMap<readonly HistoryPoint[], Map<string, HistoryPoint>>();
-export function pointOn(points: readonly HistoryPoint[], date: string): HistoryPoint | undefined {
-  let index = byDate.get(points);
-  if (!index) byDate.set(points, (index = new Map(points.map((p) => [p.d, p]))));
-  return index.get(date);
+/** One series as held: its unrounded USD per troy ounce points, and its USD per troy ounce answer (points and statistics). */
+interface Base {
+  kind: SeriesKind;
+  raw: readonly RawPoint[];
+  usd: Series;
+  data_state: DataState;
+  /** The monthly series' licence, attribution and description. */
+  extra?: Pick<History, 'license' | 'attribution' | 'description'>;
 }
 
-/** The history answer for a query: the futures series (default) or a metal's spot bars, whole or the one point of `date`. */
+/** What every answer of one series in one currency and unit shares: the points, their dates, the statistics. */
+interface View {
+  points: OutPoint[];
+  raw: readonly RawPoint[];
+  dates: string[];
+  stats: Stats;
+  /** Windows already cut (bounded): the same request gets the same points list, whose JSON is kept. */
+  windows: Map<string, OutPoint[]>;
+}
+
+const STAT_KEYS = ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct'] as const;
+const statsOf = (s: Series): Stats => Object.fromEntries(STAT_KEYS.map((k) => [k, s[k]])) as Stats;
+/** Every point as a daily bar for the statistics: the monthly series has a close alone. */
+const asDaily = (raw: readonly RawPoint[]): Daily[] => raw.map((p) => ({ d: p.d, c: p.c, h: p.h ?? p.c, l: p.l ?? p.c }));
+
+/** The key of USD in the views of a series (a currency's key is its rates array, new with every new day). */
+const USD_KEY = {};
+const viewsOf = new WeakMap<readonly RawPoint[], WeakMap<object, Map<Unit, View>>>();
+
+function viewOf(base: Base, fx: FxSeries | null, unit: Unit): View {
+  let byFx = viewsOf.get(base.raw);
+  if (!byFx) viewsOf.set(base.raw, (byFx = new WeakMap()));
+  const fxKey = fx?.r ?? USD_KEY;
+  let byUnit = byFx.get(fxKey);
+  if (!byUnit) byFx.set(fxKey, (byUnit = new Map()));
+  let view = byUnit.get(unit);
+  if (view) return view;
+  if (!fx && unit === 'oz') {
+    view = { points: base.usd.points as OutPoint[], raw: base.raw, dates: base.raw.map((p) => p.d), stats: statsOf(base.usd), windows: new Map() };
+  } else {
+    const raw = base.kind === 'monthly' ? convertMonthly(base.raw, fx, unit) : convertDaily(base.raw, fx, unit);
+    const points = raw.map((p) => roundPoint(p, base.kind, unit));
+    view = { points, raw, dates: raw.map((p) => p.d), stats: historyStats(asDaily(raw), UNIT_DECIMALS[unit]), windows: new Map() };
+  }
+  byUnit.set(unit, view);
+  return view;
+}
+
+/** Windows kept per view: enough for every range and the charts' windows, bounded against arbitrary dates. */
+const MAX_WINDOWS = 64;
+
+const RANGE_DAYS: Record<Exclude<HistoryRange, 'ytd' | 'max'>, number> = {
+  '1m': 30,
+  '3m': 91,
+  '6m': 182,
+  '1y': 365,
+  '2y': 730,
+  '5y': 1826,
+  '10y': 3652,
+};
+
+/** The first date of `range`, counted back from the latest point (ytd: 1 January of its year; max: none). */
+export function historyRangeStart(range: HistoryRange, latest: string): string | undefined {
+  if (range === 'max') return undefined;
+  return range === 'ytd' ? `${latest.slice(0, 4)}-01-01` : daysBefore(latest, RANGE_DAYS[range]);
+}
+
+/** The points of a window, grouped when asked: cut once per view, window and grouping. */
+function windowOf(view: View, kind: SeriesKind, unit: Unit, q: Partial<HistoryQuery>): OutPoint[] {
+  const n = view.dates.length;
+  const latest = view.dates[n - 1];
+  if (!latest) return view.points;
+  // Futures reach back to 2000 but answer 5 years unless asked for more; spot and monthly answer all they hold.
+  const range = q.range ?? (q.from !== undefined ? undefined : kind === 'futures' ? '5y' : 'max');
+  const from = q.from ?? (range ? historyRangeStart(range, latest) : undefined);
+  const i = from ? firstOnOrAfter(view.dates, from) : 0;
+  const j = Math.max(i, q.to ? lastOnOrBefore(view.dates, q.to) + 1 : n);
+  const group = q.group && kind !== 'monthly' ? q.group : undefined;
+  if (i === 0 && j === n && !group) return view.points;
+  const key = `${i}|${j}|${group ?? ''}`;
+  let points = view.windows.get(key);
+  if (points) return points;
+  points = group ? groupPoints(view.raw.slice(i, j), group).map((p) => roundPoint(p, kind, unit, true)) : view.points.slice(i, j);
+  if (view.windows.size >= MAX_WINDOWS) view.windows.clear();
+  view.windows.set(key, points);
+  return points;
+}
+
+const periods = new WeakMap<readonly OutPoint[], Map<Unit, Period>>();
+function periodFor(points: readonly OutPoint[], unit: Unit): Period {
+  let byUnit = periods.get(points);
+  if (!byUnit) periods.set(points, (byUnit = new Map()));
+  let period = byUnit.get(unit);
+  if (!period) byUnit.set(unit, (period = periodOf(points, unit)));
+  return period;
+}
+
+/** The rates of a currency for an answer: null for USD; a currency without a history is the 400 listing those with one. */
+async function ratesFor(code: string, asked: string): Promise<FxReading | null> {
+  if (code === 'USD') return null;
+  const list = await fxCurrencies.read();
+  if (list.value) {
+    if (!/^[A-Z]{3}$/.test(code) || !Object.hasOwn(list.value, code)) {
+      const valid = [...new Set(['USD', ...Object.keys(list.value)])].sort();
+      throw new ApiError(400, `Unsupported currency: ${asked}. Valid values (the currencies with a rate history): ${valid.join(', ')}`, { valid });
+    }
+    return readFxSeries(code, list.value[code].from);
+  }
+  // The list has never answered: a code is tried as it is, and what is kept of it answers while the rates are down.
+  if (!/^[A-Z]{3}$/.test(code))
+    throw new ApiError(400, `Unsupported currency: ${asked}. Valid values: an ISO 4217 code such as EUR`, { valid: ['USD'] });
+  return readFxSeries(code, null);
+}
+
+async function baseFor(query: Partial<HistoryQuery>, now: number): Promise<Base | Unavailable> {
+  if (query.series === 'spot') return spotBase(metalByIntraday(query.symbol ?? 'xau').id, now);
+  if (query.series === 'monthly') return monthlyBase(metalByIntraday(query.symbol ?? 'xau').id as MonthlyMetal);
+  return futuresBase(now);
+}
+
+/**
+ * The history answer for a query (decisions §24): the futures series (default), a metal's spot bars or its monthly
+ * averages, in the currency and unit asked, within the window asked (or the one point of `date`), with the
+ * statistics of the whole series and the period of the points answered.
+ */
 export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<History | Unavailable> {
-  const spot = query.series === 'spot';
-  const full = spot ? await getSpotHistory(metalByIntraday(query.symbol ?? 'xau').id) : await getHistory();
-  if (!query.date || isUnavailable(full)) return full;
-  const point = pointOn(full.points, query.date);
-  if (!point) throw new ApiError(404, `No ${spot ? 'spot' : 'futures'} point dated ${query.date}`, { data_state: full.data_state });
-  return { ...full, points: [point], count: 1 };
+  const now = Date.now();
+  const code = (query.currency ?? 'USD').toUpperCase();
+  const unit = query.unit ?? 'oz';
+  const [base, rates] = await Promise.all([baseFor(query, now), ratesFor(code, query.currency ?? 'USD')]);
+  if (isUnavailable(base)) return base;
+  if (rates && !rates.series) {
+    return unavailable(
+      `History in ${code} unavailable: the historical exchange rates (${FX_HISTORY_API_NAME}) are not answering (${rates.error ?? 'no answer'}) and none have been kept for ${code} yet. Retry shortly, or ask in USD.`,
+      NOTHING,
+      now,
+    );
+  }
+  const fx = rates?.series ?? null;
+  const view = viewOf(base, fx, unit);
+  // Rates that could not be brought up to date make the converted answer stale, never wrong: each point keeps its own date's rate.
+  const data_state: DataState =
+    rates?.status === 'stale' && base.data_state.status === 'fresh' ? { ...base.data_state, status: 'stale' } : base.data_state;
+  let points: OutPoint[];
+  let requested: { requested_date?: string } = {};
+  if (query.date) {
+    const k = lastOnOrBefore(view.dates, query.date);
+    if (k < 0) {
+      const starts = view.dates[0] ? `; the series${fx ? ` in ${code}` : ''} starts ${view.dates[0]}` : '';
+      throw new ApiError(404, `No ${base.kind} point on or before ${query.date}${starts}`, { data_state });
+    }
+    points = [view.points[k]];
+    requested = { requested_date: query.date };
+  } else points = windowOf(view, base.kind, unit, query);
+  const grouped = !query.date && query.group && base.kind !== 'monthly' ? query.group : undefined;
+  const interval = grouped === 'week' ? 'weekly' : grouped === 'month' || base.kind === 'monthly' ? 'monthly' : 'daily';
+  const asked = fx || unit !== 'oz' ? { currency: code, unit: unitEntry(unit).label } : {};
+  return {
+    symbol: base.usd.symbol,
+    interval,
+    source: base.usd.source,
+    points: points as History['points'],
+    count: points.length,
+    ...view.stats,
+    period: periodFor(points, unit),
+    ...requested,
+    ...asked,
+    ...(fx ? { fx: { source: FX_HISTORY_SOURCE, from: fx.d[0] } } : {}),
+    ...base.extra,
+    data_state,
+    updated_at: new Date(now).toISOString(),
+  };
 }
 
 // A history answer's points are most of its JSON, and they change only with the series: their text is
@@ -141,6 +326,8 @@ const SPOT_FRESH_DAYS = 4;
 interface SpotView {
   key: string;
   series: Series;
+  /** The bars within the retention, unrounded, with `final`: what conversion starts from. */
+  raw: RawPoint[];
   last: DailyBar | undefined;
 }
 const views = new WeakMap<HeldSeries, SpotView>();
@@ -168,8 +355,19 @@ function spotView(metal: Metal, held: HeldSeries, session: Session): SpotView {
     final: final(b.d),
     n: b.origin === 'recorded' ? b.n : null,
   }));
+  const raw = bars.map((b) => ({
+    d: b.d,
+    o: b.o,
+    c: b.c,
+    h: b.h,
+    l: b.l,
+    origin: b.origin,
+    final: final(b.d),
+    n: b.origin === 'recorded' ? b.n : null,
+  }));
   const view: SpotView = {
     key,
+    raw,
     series: {
       symbol: `${metal.symbol}USD`,
       interval: 'daily',
@@ -184,9 +382,7 @@ function spotView(metal: Metal, held: HeldSeries, session: Session): SpotView {
   return view;
 }
 
-/** The daily spot series of a metal: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
-export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> {
-  const now = Date.now();
+async function spotBase(metal: MetalId, now: number): Promise<Base> {
   const session = sessionNow(now);
   let held: HeldSeries;
   try {
@@ -195,7 +391,7 @@ export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> 
     if (err instanceof StoreDownError) throw new ApiError(503, 'Daily spot bars unavailable: the store is not answering. Retry shortly.');
     throw err;
   }
-  const { series, last } = spotView(metalById(metal), held, session);
+  const { series, raw, last } = spotView(metalById(metal), held, session);
   let data_state: DataState;
   if (!last) data_state = { status: 'unavailable', as_of: null, source: null, age_seconds: null };
   else {
@@ -204,12 +400,16 @@ export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> 
     const fresh = last.d >= daysBefore(session.date, SPOT_FRESH_DAYS);
     data_state = toDataState({ status: fresh ? 'fresh' : 'stale', asOf: Math.min(asOf, now), source: 'cache' }, now);
   }
-  return { ...series, data_state, updated_at: new Date(now).toISOString() };
+  return { kind: 'spot', raw, usd: series, data_state };
 }
 
-export async function getHistory(): Promise<History | Unavailable> {
+/** The daily spot series of a metal in USD per troy ounce: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
+export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> {
+  return (await getHistoryFor({ series: 'spot', symbol: metalById(metal).intraday })) as History;
+}
+
+async function futuresBase(now: number): Promise<Base | Unavailable> {
   const reading = await feed.read();
-  const now = Date.now();
   const data_state = toDataState(reading, now);
   if (!reading.value) {
     return unavailable(
@@ -218,7 +418,38 @@ export async function getHistory(): Promise<History | Unavailable> {
       now,
     );
   }
-  return { ...series(reading.value), data_state, updated_at: new Date(now).toISOString() };
+  return { kind: 'futures', raw: reading.value, usd: series(reading.value), data_state };
+}
+
+/** The USD answer of a monthly series, computed once per series read. */
+const monthlyViews = new WeakMap<readonly MonthlyPoint[], { raw: RawPoint[]; usd: Series }>();
+
+async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
+  const m = await getMonthlySeries(metal);
+  let held = monthlyViews.get(m.points);
+  if (!held) {
+    const raw = m.points.map((p) => ({ d: p.d, c: p.c }));
+    const points = raw.map((p) => ({ d: p.d, c: round(p.c, 2) }));
+    held = {
+      raw,
+      usd: {
+        symbol: `${metalById(metal).symbol}USD`,
+        interval: 'monthly',
+        source: m.source,
+        points,
+        count: points.length,
+        ...historyStats(asDaily(raw)),
+      },
+    };
+    monthlyViews.set(m.points, held);
+  }
+  return {
+    kind: 'monthly',
+    raw: held.raw,
+    usd: held.usd,
+    data_state: m.data_state,
+    extra: { license: m.license, attribution: m.attribution, description: m.description },
+  };
 }
 
 export async function historyState(): Promise<DataState> {

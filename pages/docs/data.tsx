@@ -62,6 +62,19 @@ export default function DataDocs() {
             <td>History is the COMEX front-month gold future (GC=F), which trades a little above spot</td>
           </tr>
           <tr>
+            <td>Historical exchange rates</td>
+            <td>Frankfurter (frankfurter.dev), central-bank reference rates</td>
+            <td>
+              Per currency, asked once as a range and then only for the new days, kept in the store; converts each history point at its own
+              date&apos;s rate
+            </td>
+          </tr>
+          <tr>
+            <td>Monthly prices since 1960</td>
+            <td>World Bank Commodity Price Data (the Pink Sheet)</td>
+            <td>Gold, silver and platinum monthly averages; CC BY 4.0</td>
+          </tr>
+          <tr>
             <td>Intraday series</td>
             <td>Recorded by this service</td>
             <td>The spot price served, sampled every 2 minutes while the market is open, kept 14 days; only real samples, never filled in</td>
@@ -146,6 +159,53 @@ export default function DataDocs() {
         shows each source&apos;s state, availability over 24 hours and 7 days, latency and last failure, how far the two live sources stood apart, and
         which sessions have no daily bar; <code>/api/v1/status</code> gives the same as JSON, and the MCP tool <code>get_data_status</code> too.
       </p>
+      <h2 id="history-series">The history series</h2>
+      <p>
+        <code>/api/v1/history</code> serves three series, each named in its <code>source</code>, in any currency and unit (<code>currency</code>,{' '}
+        <code>unit</code>): every point is converted at the central-bank reference rate of its own date (the last rate published on or before it,
+        named by <code>fx_d</code> when it is from an earlier day; a monthly point at the average of its month&apos;s daily rates), never at
+        today&apos;s rate, and points before a currency&apos;s first rate are left out.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>series</th>
+            <th>what it is</th>
+            <th>source</th>
+            <th>licence</th>
+            <th>coverage</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>
+              <code>futures</code> (default)
+            </td>
+            <td>Daily close, high and low of the COMEX front-month gold future, which trades a little above spot</td>
+            <td>Yahoo Finance chart data (GC=F)</td>
+            <td>Yahoo&apos;s terms; shown as reference data</td>
+            <td>Gold, every trading day since 2000-08-30; 5 years unless asked for more</td>
+          </tr>
+          <tr>
+            <td>
+              <code>spot</code>
+            </td>
+            <td>Daily open, high, low and close of the spot prices this service served, and bars the operator imported</td>
+            <td>Recorded by this service</td>
+            <td>The operator&apos;s</td>
+            <td>Gold, silver, platinum, palladium; from the day the deployment started (or the imported bars), kept 10 years</td>
+          </tr>
+          <tr>
+            <td>
+              <code>monthly</code>
+            </td>
+            <td>Monthly average price: the London afternoon fixing&apos;s average before June 2025, the spot average of daily rates since</td>
+            <td>World Bank Commodity Price Data (the Pink Sheet)</td>
+            <td>CC BY 4.0</td>
+            <td>Gold, silver, platinum, every month since 1960-01 (no palladium)</td>
+          </tr>
+        </tbody>
+      </table>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
         All prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for

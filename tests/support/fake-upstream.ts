@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fxCurrenciesBody, fxRatesBody } from './fx-history';
 
 // A local stand-in for every upstream, serving the recorded real responses in tests/fixtures
 // (see its SOURCES.md) and failing on command. It runs in the test process; the app under test
@@ -21,11 +22,13 @@ export type MetalRoute = 'gold' | 'silver' | 'platinum' | 'palladium';
 /** The quotes feed of one metal: a behaviour set here wins over one set on `quotes`. */
 export type QuotesRoute = `quotes:${keyof typeof QUOTES_FIXTURE}`;
 /** `quotes` is the quotes feed, every metal: a behaviour set on it applies to all of them (unless one has its own). */
-export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute | MonthlyRoute;
+export type RouteName = MetalRoute | 'fx' | 'crypto' | 'chart' | 'reserves' | 'quotes' | QuotesRoute | MonthlyRoute | FxHistoryRoute;
 /** The World Bank's monthly workbook (MONTHLY_PRICES_URL): an xlsx, served as bytes. */
 export type MonthlyRoute = 'monthly';
 /** Where the fake serves the workbook (the variable is a full URL, not a base). */
 export const MONTHLY_PATH = '/worldbank/CMO-Historical-Data-Monthly.xlsx';
+/** Frankfurter v2: `fxHistory` its rates (`/v2/rates`), `fxCurrencies` its currency list (`/v2/currencies`). */
+export type FxHistoryRoute = 'fxHistory' | 'fxCurrencies';
 
 /** What a route does with the next requests. */
 export type Behaviour =
@@ -47,7 +50,7 @@ export type Behaviour =
 /** Chart requests are answered by a function of the ticker and query, so tests can serve per-ticker bodies. */
 export type ChartHandler = (ticker: string, query: URLSearchParams) => { status: number; body: unknown } | null;
 
-type FixedRoute = Exclude<RouteName, 'chart' | 'quotes' | QuotesRoute>;
+type FixedRoute = Exclude<RouteName, 'chart' | 'quotes' | QuotesRoute | FxHistoryRoute>;
 const DEFAULT_FIXTURE: Record<FixedRoute, string> = {
   gold: 'goldapi-price-XAU.json',
   silver: 'goldapi-price-XAG.json',
@@ -95,6 +98,8 @@ function baseRouteOf(url: URL): { name: RouteName; ticker?: string } | null {
   if (chart) return { name: 'chart', ticker: decodeURIComponent(chart[1]) };
   if (p.startsWith('/v22/series/')) return { name: 'reserves' };
   if (p === MONTHLY_PATH) return { name: 'monthly' };
+  if (p === '/v2/rates') return { name: 'fxHistory' };
+  if (p === '/v2/currencies') return { name: 'fxCurrencies' };
   return null;
 }
 
@@ -115,7 +120,15 @@ export class FakeUpstream {
     'quotes:XPT': 0,
     'quotes:XPD': 0,
     monthly: 0,
+    fxHistory: 0,
+    fxCurrencies: 0,
   };
+  /** Historical-FX rate requests per currency asked (`quotes`, upper case). */
+  readonly fxHistoryCalls: Record<string, number> = {};
+  /** The last date whose rates the fake has published (null: every row of the fixture); tests move it to make new days appear. */
+  fxHistoryUntil: string | null = null;
+  /** When set, a daily range longer than this many years is refused with 422, as Frankfurter does while it computes ranges live. */
+  fxHistoryMaxYears: number | null = null;
   /** Every request path with its query, in order. */
   readonly log: string[] = [];
   private behaviour: Partial<Record<RouteName, Behaviour>> = {};
@@ -152,6 +165,7 @@ export class FakeUpstream {
 
   resetCalls(): void {
     for (const k of Object.keys(this.calls) as RouteName[]) this.calls[k] = 0;
+    for (const k of Object.keys(this.fxHistoryCalls)) delete this.fxHistoryCalls[k];
     this.log.length = 0;
   }
 
@@ -165,6 +179,7 @@ export class FakeUpstream {
       RESERVES_API_URL: this.url,
       QUOTES_API_URL: this.url,
       MONTHLY_PRICES_URL: this.url + MONTHLY_PATH,
+      FX_HISTORY_API_URL: this.url,
     };
   }
 
@@ -187,6 +202,9 @@ export class FakeUpstream {
     this.calls[route.name]++;
     const own = route.name === 'quotes' ? (`quotes:${route.ticker}` as QuotesRoute) : null;
     if (own) this.calls[own]++;
+    if (route.name === 'fxHistory') {
+      for (const q of (url.searchParams.get('quotes') ?? '').toUpperCase().split(',')) this.fxHistoryCalls[q] = (this.fxHistoryCalls[q] ?? 0) + 1;
+    }
     const b = (own && this.behaviour[own]) || this.behaviour[route.name] || { mode: 'ok' };
     switch (b.mode) {
       case 'refuse':
@@ -210,6 +228,18 @@ export class FakeUpstream {
           if (!answer) return this.reply(res, 404, fixtureText('yahoo-chart-error.json'));
           return this.reply(res, answer.status, JSON.stringify(answer.body));
         }
+        if (route.name === 'fxHistory') {
+          const [from, to] = [url.searchParams.get('from') ?? '', url.searchParams.get('to') ?? ''];
+          if (this.fxHistoryMaxYears !== null && Date.parse(to) - Date.parse(from) > this.fxHistoryMaxYears * 365.25 * 86_400_000) {
+            return this.reply(
+              res,
+              422,
+              JSON.stringify({ status: 422, message: `date range exceeds ${this.fxHistoryMaxYears} years at daily granularity` }),
+            );
+          }
+          return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil)));
+        }
+        if (route.name === 'fxCurrencies') return this.reply(res, 200, JSON.stringify(fxCurrenciesBody()));
         {
           const fallback =
             route.name === 'quotes' ? QUOTES_FIXTURE[route.ticker as keyof typeof QUOTES_FIXTURE] : DEFAULT_FIXTURE[route.name as FixedRoute];

@@ -103,3 +103,27 @@ export function realChartHandler(from = '2021-04-16'): (ticker: string, q: URLSe
     return file ? { status: 200, body: fixture(file) } : null;
   };
 }
+
+/** Every real daily XAU/USD row the fixtures hold, 2007-06-22 to 2026-04-16 (three files of one source, SOURCES.md). */
+export function longDailyRows(): OhlcRow[] {
+  return [
+    ...ohlcRows(fixtureText('gold-daily-ohlc-usd-2007-2016.csv')),
+    ...ohlcRows(fixtureText('gold-daily-ohlc-usd-2016-2019.csv')),
+    ...dailyRows(),
+  ];
+}
+
+/**
+ * A chart upstream whose GC=F daily series is nineteen years of real rows (the futures series' whole reach, decisions
+ * §24), cut by `period1`/`period2` as the upstream cuts it; other requests as `realChartHandler`.
+ */
+export function longChartHandler(): (ticker: string, q: URLSearchParams) => { status: number; body: unknown } | null {
+  const rows = longDailyRows().map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c }));
+  const other = realChartHandler();
+  return (ticker, q) => {
+    if (ticker !== 'GC=F' || q.get('interval') !== '1d' || !q.has('period1')) return other(ticker, q);
+    const from = Number(q.get('period1'));
+    const to = Number(q.get('period2') ?? Infinity);
+    return { status: 200, body: chartBody(rows.filter((b) => b.t >= from && b.t <= to)) };
+  };
+}

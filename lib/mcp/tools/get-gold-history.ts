@@ -1,58 +1,89 @@
 import { z } from 'zod';
-import { getHistory, getSpotHistory, pointOn } from '../../series/history';
-import { futuresIsGold, History, HistoryQuery } from '../../schemas/history';
+import { ApiError } from '../../core/errors';
+import { getHistoryFor } from '../../series/history';
+import { futuresIsGold, History, HISTORY_RANGES, HistoryQuery, monthlyRules, windowRules } from '../../schemas/history';
 import { metalByIntraday } from '../../reference/metals';
-import { isUnavailable } from '../../sources/unavailable';
-import { McpRangeArg, MCP_RANGES, rangeStart } from '../ranges';
+import { oneOf } from '../../schemas/query-fields';
+import { isUnavailable, unavailable } from '../../sources/unavailable';
 import { fmt, freshness, tool, toolOutput } from '../tool';
+
+const SERIES_NAMES = { futures: 'COMEX futures GC=F', spot: 'spot, recorded by this service', monthly: 'World Bank monthly average' } as const;
 
 export const getGoldHistory = tool({
   name: 'get_gold_history',
-  title: 'Daily gold history',
+  title: 'Gold history in any currency and unit',
   description:
-    'Daily gold closes, highs and lows in USD per troy ounce for the chosen range, with the 52-week high and low, true ranges over the ' +
-    'latest day, week, month and year, and the year-to-date and 1-year returns (the statistics always cover the whole series). ' +
-    'series futures (default): COMEX front-month futures GC=F, which trade a little above spot, 5 years, gold only. series spot: the daily spot ' +
-    'bars (open, high, low, close) this service records from the prices it serves, plus any the operator imported; it starts when the ' +
-    'deployment does; symbol picks the metal (xau gold by default, xag silver, xpt platinum, xpd palladium). date (YYYY-MM-DD) returns ' +
-    'only that day. Updated daily; data_state says if the series is stale.',
+    'Gold (and silver, platinum, palladium) history in any currency and unit, each point converted at the central-bank reference rate of ' +
+    'its own date, with the 52-week high and low, true ranges, YTD and 1-year returns (over the whole series) and the period change over ' +
+    'the points returned. series futures (default): COMEX front-month futures GC=F, daily since 2000, gold only (trade a little above spot). ' +
+    'series spot: the daily spot bars this service records (symbol xau, xag, xpt, xpd). series monthly: the World Bank monthly averages of ' +
+    'xau, xag, xpt since 1960. Window: range (default 1y) or from/to (YYYY-MM-DD); group week|month makes bars; date (YYYY-MM-DD) returns ' +
+    'the last point on or before that day (e.g. "gold in INR on my birthday"). currency: ISO 4217 (default USD); unit: oz, gram, kg, tola, ' +
+    'tael, baht. data_state says if the series is stale.',
   input: z
     .object({
-      range: McpRangeArg.meta({ description: `Span of points returned, counted back from the latest: ${MCP_RANGES.join(', ')}` }),
+      range: oneOf('range', HISTORY_RANGES)
+        .optional()
+        .meta({
+          description: `Span of points returned, counted back from the latest: ${HISTORY_RANGES.join(', ')} (default 1y unless from is given)`,
+        }),
       series: HistoryQuery.shape.series,
       symbol: HistoryQuery.shape.symbol,
+      currency: HistoryQuery.shape.currency,
+      unit: HistoryQuery.shape.unit,
+      from: HistoryQuery.shape.from,
+      to: HistoryQuery.shape.to,
+      group: HistoryQuery.shape.group,
       date: HistoryQuery.shape.date,
     })
-    .superRefine(futuresIsGold),
+    .superRefine((args, ctx) => {
+      futuresIsGold(args, ctx);
+      monthlyRules(args, ctx);
+      windowRules(args, ctx);
+    }),
   output: toolOutput(History),
   view: 'chart',
-  run: async ({ range, series, symbol, date }) => {
+  run: async ({ range, series, symbol, currency, unit, from, to, group, date }) => {
+    let body: Awaited<ReturnType<typeof getHistoryFor>>;
+    try {
+      body = await getHistoryFor({ series, symbol, currency, unit, from, to, group, date, range: range ?? (from === undefined ? '1y' : undefined) });
+    } catch (err) {
+      // A date before the first point is an ordinary answer: there is no figure for it.
+      if (err instanceof ApiError && err.status === 404) return unavailable(err.message, err.extra.data_state as History['data_state']);
+      throw err;
+    }
+    if (isUnavailable(body)) return body;
     const metal = metalByIntraday(symbol);
-    const full = series === 'spot' ? await getSpotHistory(metal.id) : await getHistory();
-    if (isUnavailable(full)) return full;
-    const name = series === 'spot' ? 'spot, recorded by this service' : 'COMEX futures GC=F';
-    const what = `${metal.name} daily`;
+    // Prices in the text as precise as in the body: a gram takes 4 decimals.
+    const f = (n: number | null | undefined) => fmt(n, body.unit === 'gram' ? 4 : 2);
+    const name = SERIES_NAMES[series];
+    const per = `${body.currency ?? 'USD'} per ${body.unit === undefined || body.unit === 'troy_oz' ? 'troy ounce' : body.unit}`;
+    const what = `${metal.name} ${series === 'monthly' ? 'monthly' : 'daily'} (${name}, ${per})`;
+    const rate = (p: History['points'][number]) =>
+      p.fx === undefined
+        ? ''
+        : ` at ${fmt(p.fx, 6)} ${body.currency} per USD${p.fx_d ? ` (the rate of ${p.fx_d}, the last published on or before)` : ''}`;
     const stats =
-      `52-week high ${fmt(full.high_52w)}, low ${fmt(full.low_52w)}; YTD ${fmt(full.return_ytd_pct)}%, 1-year ${fmt(full.return_1y_pct)}% ` +
-      `(${freshness(full.data_state)}).`;
+      `52-week high ${f(body.high_52w)}, low ${f(body.low_52w)}; YTD ${fmt(body.return_ytd_pct)}%, 1-year ${fmt(body.return_1y_pct)}% ` +
+      `(${freshness(body.data_state)}). Source: ${body.source}${body.fx ? `; rates: ${body.fx.source}, from ${body.fx.from}` : ''}.`;
     if (date) {
-      const p = pointOn(full.points, date);
-      const points = p ? [p] : [];
-      const summary = p
-        ? `${what} (${name}, USD/oz) on ${date}: ${p.o === undefined ? '' : `open ${fmt(p.o)}, `}high ${fmt(p.h)}, low ${fmt(p.l)}, ${p.final === false ? 'latest (session in progress)' : 'close'} ${fmt(p.c)}. ${stats}`
-        : `${what} (${name}): no point dated ${date} (not a trading day, or not in the series). ${stats}`;
-      return { body: { ...full, points, count: points.length }, summary };
+      const p = body.points[0];
+      const on = p.d === date ? `on ${date}` : `on ${p.d} (the last point on or before ${date})`;
+      const bar =
+        p.h === undefined
+          ? `average ${f(p.c)}`
+          : `${p.o === undefined ? '' : `open ${f(p.o)}, `}high ${f(p.h)}, low ${f(p.l)}, ${p.final === false ? 'latest (session in progress)' : 'close'} ${f(p.c)}`;
+      return { body, summary: `${what} ${on}: ${bar}${rate(p)}. ${stats}` };
     }
-    const latest = full.points[full.points.length - 1];
-    if (!latest) {
-      const summary = `${what} (${name}): no bars yet; the series starts with the first session this deployment records.`;
-      return { body: full, summary };
+    const last = body.points[body.points.length - 1];
+    if (!last) {
+      const why = series === 'spot' ? 'the series starts with the first session this deployment records' : 'no point in the window asked';
+      return { body, summary: `${what}: no points (${why}). ${stats}` };
     }
-    const from = rangeStart(range, latest.d);
-    const points = full.points.filter((p) => p.d >= from);
-    const body = { ...full, points, count: points.length };
-    const last = latest.final === false ? 'session in progress, latest price' : 'latest close';
-    const summary = `${what} (${name}, USD/oz), ${range}: ${points.length} days from ${points[0]?.d} to ${latest.d}; ${last} ${fmt(latest.c)}. ${stats}`;
+    const p = body.period;
+    const summary =
+      `${what}, ${p.from} to ${p.to}: ${body.count} ${body.interval === 'daily' ? 'days' : 'points'}; first ${f(p.first)}, last ${f(p.last)}${rate(last)}, ` +
+      `change ${f(p.change)} (${fmt(p.change_pct)}%), high ${f(p.high)}, low ${f(p.low)}. ${stats}`;
     return { body, summary };
   },
 });

@@ -20,7 +20,7 @@ export interface Bar {
 
 export interface ChartData {
   bars: Bar[];
-  meta: { symbol: string; currency: string | null; timezone: string | null; regularMarketTime: number | null };
+  meta: { symbol: string; currency: string | null; timezone: string | null; regularMarketTime: number | null; dataGranularity: string | null };
 }
 
 const Num = z.number().nullable().optional();
@@ -35,6 +35,7 @@ const Body = z.object({
               currency: z.string().nullable().optional(),
               exchangeTimezoneName: z.string().optional(),
               regularMarketTime: z.number().optional(),
+              dataGranularity: z.string().optional(),
             })
             .passthrough(),
           timestamp: z.array(z.number()).optional(),
@@ -83,6 +84,7 @@ export function parseChart(body: unknown, status = 200): ChartData {
       currency: result.meta.currency ?? null,
       timezone: result.meta.exchangeTimezoneName ?? null,
       regularMarketTime: result.meta.regularMarketTime ?? null,
+      dataGranularity: result.meta.dataGranularity ?? null,
     },
   };
 }
@@ -91,4 +93,18 @@ export async function fetchChart(ticker: string, range: string, interval: string
   const url = `${config.upstream.chart()}/v8/finance/chart/${encodeURIComponent(ticker)}?range=${range}&interval=${interval}&includePrePost=false`;
   const { status, body } = await getJson(CHART_API_NAME, url);
   return parseChart(body, status);
+}
+
+/**
+ * Every daily bar the upstream holds for `ticker` (`period1=0` to now). Asked for the whole span, the upstream may
+ * answer coarser bars than asked: an answer that does not say it is daily is a failure, never labelled daily.
+ */
+export async function fetchDailyMax(ticker: string): Promise<ChartData> {
+  const now = Math.floor(Date.now() / 1000);
+  const url = `${config.upstream.chart()}/v8/finance/chart/${encodeURIComponent(ticker)}?period1=0&period2=${now}&interval=1d&includePrePost=false`;
+  const { status, body } = await getJson(CHART_API_NAME, url);
+  const data = parseChart(body, status);
+  if (data.meta.dataGranularity !== '1d')
+    throw new UpstreamError(CHART_API_NAME, `asked for daily bars, got ${data.meta.dataGranularity ?? 'no granularity'}`, status);
+  return data;
 }

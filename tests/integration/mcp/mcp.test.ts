@@ -191,7 +191,7 @@ describe('mcp: every other tool equals its REST endpoint', () => {
       ['get_gold_intraday', { hours: 49 }, /1 to 48/],
       ['get_gold_intraday', { hours: 1.5 }, /1 to 48/],
       ['get_gold_intraday', { symbol: 'btc' }, /xau, xag/],
-      ['get_gold_history', { range: '10y' }, /1m, 3m, 6m, ytd, 1y, 2y, 5y/],
+      ['get_gold_history', { range: '7y' }, /1m, 3m, 6m, ytd, 1y, 2y, 5y, 10y, max/],
       ['compare_gold_to_asset', {}, /silver, btc, sp500/],
       ['compare_gold_to_asset', { symbol: 'gold' }, /silver, btc, sp500/],
     ] as const) {

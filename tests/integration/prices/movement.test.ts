@@ -128,7 +128,7 @@ describe('after an imported previous session', () => {
       ['date,open,high,low,close,origin,final,n', ...bars.map((b) => `${b.d},${b.o},${b.h},${b.l},${b.c},imported,true,`)].join('\r\n') + '\r\n',
     );
     const badSeries = await app.json('/api/v1/history?series=gold');
-    expect(badSeries).toMatchObject({ status: 400, body: { valid: ['futures', 'spot'] } });
+    expect(badSeries).toMatchObject({ status: 400, body: { valid: ['futures', 'spot', 'monthly'] } });
 
     for (const [currency, unit, perOz, decimals] of [
       ['USD', 'oz', 1, 2],
@@ -167,7 +167,7 @@ describe('after an imported previous session', () => {
 });
 
 describe('date= on the futures series', () => {
-  it('one point for a trading day, 404 for another day, statistics unchanged', async () => {
+  it('one point for a trading day, the Friday for a Sunday, 404 before the first point, statistics unchanged', async () => {
     const { app } = await start();
     const full = await app.json('/api/v1/history');
     expect(full.status, JSON.stringify(full.body).slice(0, 300)).toBe(200);
@@ -176,8 +176,12 @@ describe('date= on the futures series', () => {
     expect(hit.body.points).toEqual([some]);
     expect(hit.body.high_52w).toBe(full.body.high_52w);
     expect(hit.body.count).toBe(1);
+    // A Sunday answers the Friday before it (decisions §24); only a date before the first point is a 404.
     const sunday = await app.json('/api/v1/history?series=futures&date=2026-04-12');
-    expect(sunday.status).toBe(404);
+    expect(sunday.body).toMatchObject({ points: [full.body.points.find((p: { d: string }) => p.d === '2026-04-10')], requested_date: '2026-04-12' });
+    const first = full.body.points[0].d;
+    const before = await app.json(`/api/v1/history?date=${new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)}`);
+    expect(before.status).toBe(404);
     const tool = await rpc(app, call('get_gold_history', { date: some.d }));
     expect(tool.json.result.structuredContent.points).toEqual([some]);
   });

@@ -10,7 +10,7 @@ import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
 // checked against the tests' own computation from the same rows (expectedStats, by plain date arithmetic).
 
 const all = dailyRows();
-// Five years back from the last row, as the upstream's range=5y would give.
+// Five years back from the last row: what the upstream holds here, and the default window.
 const rows = all.filter((r) => r.d >= '2021-04-16');
 /** Rows whose close the body sends as null (a slot without trades): they must be dropped. */
 const nullDates = new Set([rows[100].d, rows[700].d, rows[rows.length - 3].d]);
@@ -25,7 +25,7 @@ let fake: FakeUpstream;
 let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
-  fake.onChart((ticker, q) => (ticker === 'GC=F' && q.get('range') === '5y' && q.get('interval') === '1d' ? { status: 200, body: body() } : null));
+  fake.onChart((ticker, q) => (ticker === 'GC=F' && q.has('period1') && q.get('interval') === '1d' ? { status: 200, body: body() } : null));
   app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '1' } });
 });
 afterAll(async () => {

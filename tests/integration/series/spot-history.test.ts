@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { daysBefore } from '@/lib/calendar/dates';
 import { cacheSeconds } from '@/lib/http/cache';
 import { etagOf } from '@/lib/http/conditional.mjs';
 import { History } from '@/lib/schemas/history';
@@ -63,7 +64,7 @@ async function start(env: Record<string, string>, dataDir?: string) {
 }
 
 describe('every metal, ten years, embedded store', () => {
-  it('each symbol: every point, statistic and CSV row equal an independent computation; date= one point; 404 without', async () => {
+  it('each symbol: every point, statistic and CSV row equal an independent computation; date= the last point on or before; 404 before the first', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-ten-years-'));
     const store = openEmbeddedStore(dataDir);
     await importInto(store, TEN_YEAR_SYMBOLS);
@@ -109,8 +110,17 @@ describe('every metal, ten years, embedded store', () => {
         expect(again.status, p).toBe(304);
         expect(again.headers.get('etag')).toBe(etag);
       }
+      // A Sunday answers the Friday before it (decisions §24); only a date before the first bar is a 404.
       const sunday = await app.json(spotPath(symbol, '&date=2026-04-12'));
-      expect(sunday).toMatchObject({ status: 404, body: { error: 'No spot point dated 2026-04-12', data_state: { status: 'fresh' } } });
+      expect(sunday).toMatchObject({
+        status: 200,
+        body: { count: 1, points: [served(rows.find((r) => r.d === '2026-04-10')!)], requested_date: '2026-04-12' },
+      });
+      const before = await app.json(spotPath(symbol, `&date=${daysBefore(rows[0].d, 1)}`));
+      expect(before).toMatchObject({
+        status: 404,
+        body: { error: expect.stringContaining('No spot point on or before'), data_state: { status: 'fresh' } },
+      });
     }
 
     // symbol with the futures series: gold alone, anything else refused with the one valid value.
@@ -137,11 +147,13 @@ describe('every metal, ten years, embedded store', () => {
       expect(result.isError ?? false).toBe(false);
       expect(result.structuredContent.symbol).toBe(`${symbol.toUpperCase()}USD`);
       expect(result.structuredContent.points.at(-1)).toEqual(served(tenYearsRows(symbol).at(-1)!));
-      expect(result.content[0].text).toMatch(new RegExp(`^${NAME[symbol]} daily \\(spot, recorded by this service, USD/oz\\), 1m: `));
+      expect(result.content[0].text).toMatch(
+        new RegExp(`^${NAME[symbol]} daily \\(spot, recorded by this service, USD per troy ounce\\), \\d{4}-\\d{2}-\\d{2} to `),
+      );
       const day = tenYearsRows(symbol)[100];
       const one = await rpc(app, call('get_gold_history', { series: 'spot', symbol, date: day.d }));
       expect(one.json.result.structuredContent.points).toEqual([served(day)]);
-      expect(one.json.result.content[0].text).toContain(`${NAME[symbol]} daily (spot, recorded by this service, USD/oz) on ${day.d}`);
+      expect(one.json.result.content[0].text).toContain(`${NAME[symbol]} daily (spot, recorded by this service, USD per troy ounce) on ${day.d}`);
     }
     const refused = await rpc(app, call('get_gold_history', { symbol: 'xag' }));
     expect(refused.json.result.isError).toBe(true);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
+import { daysBefore } from '@/lib/calendar/dates';
 import type { Reading } from '@/lib/sources/freshness';
 import type { Store } from '@/lib/store';
 import {
@@ -106,7 +107,7 @@ describe('every metal, ten years', () => {
     expect(xpd.points[0].d).toBe('2020-01-02');
   });
 
-  it('date= is the one point of that day with the statistics unchanged; a day without one is a 404', async () => {
+  it('date= is the last point on or before that day with the statistics unchanged; before the first one, a 404', async () => {
     for (const symbol of ['xau', 'xag'] as const) {
       const rows = tenYearsRows(symbol);
       const stats = expectedStats(rows);
@@ -114,7 +115,10 @@ describe('every metal, ten years', () => {
         const one = await spot(symbol, row.d);
         expect(one).toMatchObject({ symbol: `${symbol.toUpperCase()}USD`, count: 1, points: [served(row)], ...stats });
       }
-      await expect(spot(symbol, '2026-04-12')).rejects.toMatchObject({ status: 404, message: 'No spot point dated 2026-04-12' });
+      // A Sunday answers the Friday before it, saying which date was asked; before the first bar there is none.
+      const sunday = await spot(symbol, '2026-04-12');
+      expect(sunday).toMatchObject({ count: 1, points: [served(rows.find((r) => r.d === '2026-04-10')!)], requested_date: '2026-04-12', ...stats });
+      await expect(spot(symbol, daysBefore(rows[0].d, 1))).rejects.toMatchObject({ status: 404 });
     }
   });
 

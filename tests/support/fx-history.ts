@@ -1,0 +1,54 @@
+import { fixtureText } from './fake-upstream';
+
+// The fake historical-FX upstream's data: real rates per USD (tests/fixtures/frankfurter-v2-usd-rates.csv, see
+// SOURCES.md), answered in Frankfurter v2's shapes.
+
+export interface FxRow {
+  date: string;
+  quote: string;
+  rate: number;
+}
+
+let rows: FxRow[] | null = null;
+/** Every row of the fixture, oldest first. */
+export function fxRows(): FxRow[] {
+  rows ??= fixtureText('frankfurter-v2-usd-rates.csv')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [date, quote, rate] = line.split(',');
+      return { date, quote, rate: Number(rate) };
+    });
+  return rows;
+}
+
+/** The rates of one currency per USD by date, for the tests' own conversions. */
+export function ratesOf(quote: string): Map<string, number> {
+  return new Map(fxRows().flatMap((r) => (r.quote === quote ? [[r.date, r.rate] as const] : [])));
+}
+
+/** `GET /v2/rates?base=USD&quotes=…&from=…&to=…`: the rows asked, as Frankfurter answers them (`until`: the last date the fake has published). */
+export function fxRatesBody(q: URLSearchParams, until: string | null): unknown {
+  const quotes = new Set((q.get('quotes') ?? '').toUpperCase().split(',').filter(Boolean));
+  const from = q.get('from') ?? '0000';
+  const to = q.get('to') ?? '9999';
+  return fxRows()
+    .filter((r) => quotes.has(r.quote) && r.date >= from && r.date <= to && (until === null || r.date <= until))
+    .map((r) => ({ date: r.date, base: 'USD', quote: r.quote, rate: r.rate }));
+}
+
+/** `GET /v2/currencies`: each currency of the fixture, and USD, with the first and last date it has a rate for. */
+export function fxCurrenciesBody(): unknown {
+  const span = new Map<string, { start: string; end: string }>();
+  for (const r of fxRows()) {
+    const s = span.get(r.quote);
+    if (!s) span.set(r.quote, { start: r.date, end: r.date });
+    else s.end = r.date;
+  }
+  const eur = span.get('EUR')!;
+  span.set('USD', eur);
+  return [...span]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([iso_code, s]) => ({ iso_code, iso_numeric: null, name: iso_code, symbol: null, start_date: s.start, end_date: s.end }));
+}

@@ -1,0 +1,341 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { History } from '@/lib/schemas/history';
+import type { MonthlySeries } from '@/lib/series/monthly';
+import { sleep } from '../../support/expect';
+import { FakeUpstream } from '../../support/fake-upstream';
+import { ratesOf } from '../../support/fx-history';
+import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yahoo';
+
+// History in any currency and unit, within any window (decisions §24), answered in-process against the fake
+// upstream: nineteen years of real daily gold rows as GC=F, and real rates per USD as Frankfurter v2 rows
+// (tests/fixtures/SOURCES.md). Every expected figure is this file's own computation from those rows.
+
+/** The monthly seam (lib/series/monthly.ts) answers, until its reader lands, the tests' own series: each month's mean of the real daily closes. */
+let monthly: MonthlySeries;
+vi.mock('@/lib/series/monthly', async (real) => ({
+  ...(await real<typeof import('@/lib/series/monthly')>()),
+  getMonthlySeries: async () => monthly,
+}));
+
+const GRAMS_PER_OZ = 31.1034768;
+const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
+/** Half away from zero, as the service and spot round. */
+const round = (v: number, dp: number) => Math.round(v * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp;
+
+const rows = longDailyRows();
+const FIRST = rows[0].d;
+
+/** The rate of `date` (the last published on or before it) and the date it was published, by a plain scan. */
+function rateOn(rates: Map<string, number>, date: string): { rate: number; on: string } | null {
+  let best: string | null = null;
+  for (const d of rates.keys()) if (d <= date && (best === null || d > best)) best = d;
+  return best === null ? null : { rate: rates.get(best)!, on: best };
+}
+
+/** What a converted close must be: USD value × that date's rate ÷ grams per ounce × grams per unit. */
+function expectedClose(row: OhlcRow, rates: Map<string, number>, unit: keyof typeof GRAMS) {
+  const fx = rateOn(rates, row.d);
+  if (!fx) return null;
+  const value = unit === 'oz' ? row.c * fx.rate : ((row.c * fx.rate) / GRAMS_PER_OZ) * GRAMS[unit];
+  return { d: row.d, c: round(value, unit === 'gram' ? 4 : 2), fx: fx.rate, ...(fx.on !== row.d ? { fx_d: fx.on } : {}) };
+}
+
+let fake: FakeUpstream;
+let lib: {
+  history: typeof import('@/lib/series/history');
+  route: typeof import('@/app/api/v1/history/route');
+  csvRoute: typeof import('@/app/api/v1/history.csv/route');
+  mcp: typeof import('@/lib/mcp/server');
+};
+const get = (query: Record<string, string>) => lib.history.getHistoryFor(Object.fromEntries(Object.entries(query)) as never) as Promise<History>;
+async function rest(query: string) {
+  const res = await lib.route.GET(new Request(`http://t/api/v1/history?${query}`));
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  fake.onChart(longChartHandler());
+  // Rates published up to the end of March: the later days appear in the test of new days.
+  fake.fxHistoryUntil = '2026-03-31';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-history-currency-'));
+  Object.assign(process.env, fake.env(), { DATA_DIR: dataDir, CACHE_TTL_S: '1' });
+  lib = {
+    history: await import('@/lib/series/history'),
+    route: await import('@/app/api/v1/history/route'),
+    csvRoute: await import('@/app/api/v1/history.csv/route'),
+    mcp: await import('@/lib/mcp/server'),
+  };
+  const byMonth = new Map<string, number[]>();
+  for (const r of rows) byMonth.set(r.d.slice(0, 7), [...(byMonth.get(r.d.slice(0, 7)) ?? []), r.c]);
+  monthly = {
+    points: [...byMonth].map(([m, cs]) => ({ d: `${m}-01`, c: cs.reduce((s, c) => s + c, 0) / cs.length })),
+    source: 'World Bank Commodity Price Data (The Pink Sheet), monthly average prices',
+    license: 'CC BY 4.0',
+    attribution: 'World Bank, Commodity Price Data (The Pink Sheet)',
+    description: 'Gold (UK), 99.5% fine, London afternoon fixing, average of daily rates',
+    workbook_date: '2026-07-02',
+    data_state: { status: 'fresh', as_of: '2026-07-02T00:00:00.000Z', source: 'cache', age_seconds: 0 },
+  };
+});
+afterAll(() => fake.close());
+
+describe('upstream economy', () => {
+  it('a cold burst over three currencies makes one rate request per currency, and one for the currency list', async () => {
+    const currencies = ['EUR', 'JPY', 'INR'];
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => get({ currency: currencies[i % 3].toLowerCase(), range: 'max' })));
+    for (const a of answers) expect(a.data_state.status).toBe('fresh');
+    expect(fake.fxHistoryCalls).toEqual({ EUR: 1, JPY: 1, INR: 1 });
+    expect(fake.calls.fxCurrencies).toBe(1);
+    // The first ask is one range, from the currency's first published date to today.
+    const eur = fake.log.find((l) => l.startsWith('/v2/rates') && l.includes('quotes=EUR'))!;
+    expect(new URL(eur, 'http://x').searchParams.get('from')).toBe([...ratesOf('EUR').keys()][0]);
+  });
+
+  it('later answers ask only for the days after the last one kept', async () => {
+    fake.fxHistoryUntil = null;
+    fake.resetCalls();
+    await sleep(1100);
+    const body = await get({ currency: 'EUR', range: 'max' });
+    expect(fake.fxHistoryCalls).toEqual({ EUR: 1 });
+    const asked = new URL(
+      fake.log.find((l) => l.startsWith('/v2/rates'))!,
+      'http://x',
+    ).searchParams;
+    expect(asked.get('from')).toBe('2026-04-01');
+    // The new days' points now carry their own rate.
+    const last = body.points[body.points.length - 1];
+    expect(last).toMatchObject(expectedClose(rows[rows.length - 1], ratesOf('EUR'), 'oz')!);
+    expect(last.fx_d).toBeUndefined();
+  });
+
+  it('FX history down: USD untouched, a kept currency stale, a never-fetched one unavailable', async () => {
+    fake.set('fxHistory', { mode: 'status', status: 500, text: '{"status":500,"message":"down"}' });
+    await sleep(1100);
+    fake.resetCalls();
+    const usd = await rest('range=max');
+    expect(usd.status).toBe(200);
+    expect(usd.body.data_state.status).toBe('fresh');
+    expect(usd.body.fx).toBeUndefined();
+    expect(fake.calls.fxHistory).toBe(0);
+    const eur = await rest('currency=EUR&range=max');
+    expect(eur.status).toBe(200);
+    expect(eur.body.data_state.status).toBe('stale');
+    expect(eur.body.points.at(-1)).toMatchObject(expectedClose(rows[rows.length - 1], ratesOf('EUR'), 'oz')!);
+    const aed = await rest('currency=AED');
+    expect(aed.status).toBe(503);
+    expect(aed.body).toMatchObject({ error: expect.stringContaining('AED'), data_state: { status: 'unavailable' } });
+    expect(aed.body.points).toBeUndefined();
+    fake.reset();
+  });
+});
+
+describe('conversion, each point at its own date’s rate', () => {
+  it('EUR per gram, INR per tola, AED per gram and JPY per ounce equal an independent computation, fx_d where the rate is older', async () => {
+    await sleep(1100);
+    // AED's first ask, where Frankfurter refuses ranges over five years: one refused request, then one per four years.
+    fake.fxHistoryMaxYears = 5;
+    fake.resetCalls();
+    await get({ currency: 'AED' });
+    const asked = fake.log.filter((l) => l.startsWith('/v2/rates') && l.includes('quotes=AED')).map((l) => new URL(l, 'http://x').searchParams);
+    expect(asked.length).toBe(fake.fxHistoryCalls.AED);
+    expect(asked.slice(1).every((q) => Date.parse(q.get('to')!) - Date.parse(q.get('from')!) < 5 * 365 * 86_400_000)).toBe(true);
+    expect(asked[1].get('from')).toBe(asked[0].get('from'));
+    fake.fxHistoryMaxYears = null;
+    for (const [currency, unit] of [
+      ['EUR', 'gram'],
+      ['INR', 'tola'],
+      ['AED', 'gram'],
+      ['JPY', 'oz'],
+    ] as const) {
+      const rates = ratesOf(currency);
+      const body = await get({ currency, unit, range: 'max' });
+      expect(body.data_state.status, `${currency}: ${JSON.stringify(body).slice(0, 300)}`).toBe('fresh');
+      History.parse(body);
+      const want = rows.map((r) => expectedClose(r, rates, unit)).filter((p) => p !== null);
+      expect(
+        body.points.map(({ d, c, fx, fx_d }) => ({ d, c, fx, ...(fx_d ? { fx_d } : {}) })),
+        `${currency}/${unit}`,
+      ).toEqual(want);
+      expect(body).toMatchObject({ currency, unit: unit === 'oz' ? 'troy_oz' : unit, fx: { from: [...rates.keys()][0] } });
+    }
+    // A gold day without a rate of its own: 1 May 2014 takes 30 April's, and says so.
+    const may = (await get({ currency: 'EUR', unit: 'gram', date: '2014-05-01' })).points[0];
+    expect(may).toMatchObject({ d: '2014-05-01', fx: ratesOf('EUR').get('2014-04-30'), fx_d: '2014-04-30' });
+    // INR's rates start 2026-02-17: no earlier point, and the body says from when.
+    const inr = await get({ currency: 'INR', range: 'max' });
+    expect(inr.points[0].d).toBe('2026-02-17');
+    expect(inr.fx!.from).toBe('2026-02-17');
+  });
+
+  it('a currency without a rate history is refused with the list of those with one; USD in grams needs no rate', async () => {
+    const chf = await rest('currency=chf');
+    expect(chf.status).toBe(400);
+    expect(chf.body).toMatchObject({
+      error: expect.stringContaining('chf'),
+      valid: ['AED', 'EUR', 'INR', 'JPY', 'USD'],
+      data_state: expect.any(Object),
+    });
+    const gram = await get({ unit: 'gram', range: 'max' });
+    expect(gram.fx).toBeUndefined();
+    expect(gram).toMatchObject({ currency: 'USD', unit: 'gram' });
+    expect(gram.points.at(-1)!.c).toBe(round(rows[rows.length - 1].c / GRAMS_PER_OZ, 4));
+  });
+
+  it('USD per troy ounce answers as before: no currency, unit or fx fields, the default window 5 years', async () => {
+    const body = await get({});
+    expect(Object.keys(body)).toEqual([
+      'symbol',
+      'interval',
+      'source',
+      'points',
+      'count',
+      'high_52w',
+      'low_52w',
+      'ranges',
+      'return_ytd_pct',
+      'return_1y_pct',
+      'period',
+      'data_state',
+      'updated_at',
+    ]);
+    expect(body.points[0].d).toBe('2021-04-16');
+    expect(Object.keys(body.points[0])).toEqual(['d', 'c', 'h', 'l']);
+    // The whole reach, from 2007 in this fixture (GC=F's own starts 2000-08-30).
+    expect((await get({ range: 'max' })).points[0].d).toBe(FIRST);
+  });
+});
+
+describe('windows', () => {
+  it('from/to, and group=week|month against this file’s own aggregation of the daily points', async () => {
+    const inWindow = rows.filter((r) => r.d >= '2025-01-01' && r.d <= '2025-12-31');
+    const daily = await get({ from: '2025-01-01', to: '2025-12-31' });
+    expect(daily.points.map((p) => p.d)).toEqual(inWindow.map((r) => r.d));
+    for (const group of ['week', 'month'] as const) {
+      const keyOf = (d: string) => {
+        if (group === 'month') return d.slice(0, 7);
+        const t = Date.parse(`${d}T00:00:00Z`);
+        return new Date(t - ((new Date(t).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+      };
+      const buckets = new Map<string, OhlcRow[]>();
+      for (const r of inWindow) buckets.set(keyOf(r.d), [...(buckets.get(keyOf(r.d)) ?? []), r]);
+      const want = [...buckets.values()].map((b) => ({
+        d: b[0].d,
+        o: round(b[0].o, 2),
+        c: round(b[b.length - 1].c, 2),
+        h: round(Math.max(...b.map((r) => r.h)), 2),
+        l: round(Math.min(...b.map((r) => r.l)), 2),
+        days: b.length,
+      }));
+      const body = await get({ from: '2025-01-01', to: '2025-12-31', group });
+      expect(body.interval).toBe(group === 'week' ? 'weekly' : 'monthly');
+      expect(body.points).toEqual(want);
+    }
+  });
+
+  it('date= on a Sunday answers the Friday before, with requested_date; before the first point, 404', async () => {
+    const body = await get({ date: '2026-04-12' });
+    expect(body.points).toEqual([
+      { d: '2026-04-10', c: round(rows.find((r) => r.d === '2026-04-10')!.c, 2), h: expect.any(Number), l: expect.any(Number) },
+    ]);
+    expect(body.requested_date).toBe('2026-04-12');
+    const before = await rest('date=2007-06-21');
+    expect(before.status).toBe(404);
+    expect(before.body.data_state).toBeDefined();
+  });
+
+  it('period adds up over the points returned, converted or not; the statistics stay over the whole series', async () => {
+    const whole = await get({ range: 'max' });
+    for (const q of [
+      { from: '2010-01-01', to: '2010-12-31' },
+      { currency: 'EUR', unit: 'gram', range: '1y' },
+      { range: 'ytd', group: 'week' },
+    ] as Record<string, string>[]) {
+      const body = await get(q);
+      const { period, points } = body;
+      const dp = q.unit === 'gram' ? 4 : 2;
+      expect(period.from).toBe(points[0].d);
+      expect(period.to).toBe(points.at(-1)!.d);
+      expect(period.first).toBe(points[0].c);
+      expect(period.last).toBe(points.at(-1)!.c);
+      expect(period.change).toBe(round(period.last! - period.first!, dp));
+      expect(period.change_pct).toBe(round((period.last! / period.first! - 1) * 100, 2));
+      expect(period.high).toBe(Math.max(...points.map((p) => p.h!)));
+      expect(period.low).toBe(Math.min(...points.map((p) => p.l!)));
+      if (!q.currency) expect(body.high_52w).toBe(whole.high_52w);
+    }
+  });
+
+  it('a reversed window, a future date, range with from: 400 {error, valid}', async () => {
+    for (const q of ['from=2020-02-01&to=2020-01-01', 'to=2999-01-01', 'date=2999-01-01', 'range=1y&from=2020-01-01', 'group=day', 'range=7y']) {
+      const { status, body } = await rest(q);
+      expect(status, q).toBe(400);
+      expect(body, q).toMatchObject({ error: expect.any(String), valid: expect.any(Array), data_state: expect.any(Object) });
+    }
+  });
+});
+
+describe('the monthly series', () => {
+  it('in EUR from the currency’s first rate, each month at the average of its daily rates; body names its source', async () => {
+    const rates = ratesOf('EUR');
+    const body = await get({ series: 'monthly', currency: 'EUR', range: 'max' });
+    expect(body).toMatchObject({ interval: 'monthly', license: 'CC BY 4.0', source: monthly.source, description: monthly.description });
+    const firstMonth = [...rates.keys()][0].slice(0, 7);
+    expect(body.points[0].d).toBe(`${firstMonth}-01`);
+    for (const p of body.points) {
+      const month = [...rates].filter(([d]) => d.startsWith(p.d.slice(0, 7))).map(([, r]) => r);
+      const avg = month.reduce((s, r) => s + r, 0) / month.length;
+      const usd = monthly.points.find((m) => m.d === p.d)!.c;
+      expect(p).toEqual({ d: p.d, c: round(usd * avg, 2), fx: avg });
+    }
+  });
+
+  it('palladium and group=week refused naming the valid values', async () => {
+    expect((await rest('series=monthly&symbol=xpd')).body).toMatchObject({ valid: ['xau', 'xag', 'xpt'] });
+    expect((await rest('series=monthly&group=week')).body).toMatchObject({ valid: ['month'] });
+  });
+});
+
+describe('CSV and MCP', () => {
+  it('CSV takes the same parameters and adds fx and fx_d when converted', async () => {
+    const res = await lib.csvRoute.GET(new Request('http://t/api/v1/history.csv?currency=EUR&unit=gram&from=2014-04-28&to=2014-05-02'));
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('date,close,high,low,fx,fx_d');
+    const json = await get({ currency: 'EUR', unit: 'gram', from: '2014-04-28', to: '2014-05-02' });
+    expect(lines.slice(1)).toEqual(json.points.map((p) => [p.d, p.c, p.h, p.l, p.fx, p.fx_d ?? ''].join(',')));
+    expect(lines.some((l) => l.endsWith(',2014-04-30'))).toBe(true);
+  });
+
+  it('get_gold_history gives the numbers REST gives, and its text names series, source, currency, unit and FX date', async () => {
+    const server = lib.mcp.createGoldServer({ origin: 'http://t' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    try {
+      const args = { currency: 'eur', unit: 'gram', date: '2014-05-01' };
+      const result = (await client.callTool({ name: 'get_gold_history', arguments: args })) as {
+        structuredContent: History;
+        content: { text: string }[];
+      };
+      const { body } = await rest('currency=eur&unit=gram&date=2014-05-01');
+      expect(result.structuredContent.points).toEqual(body.points);
+      expect(result.structuredContent.period).toEqual(body.period);
+      const text = result.content[0].text;
+      for (const words of ['COMEX futures GC=F', 'EUR per gram', '2014-04-30', 'Source: COMEX gold futures']) expect(text).toContain(words);
+      const window = (await client.callTool({
+        name: 'get_gold_history',
+        arguments: { series: 'futures', currency: 'JPY', from: '2020-01-01', to: '2020-03-31', group: 'month' },
+      })) as {
+        structuredContent: History;
+      };
+      expect(window.structuredContent.points).toEqual((await rest('currency=JPY&from=2020-01-01&to=2020-03-31&group=month')).body.points);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
