@@ -128,28 +128,38 @@ export function isPrice(n: unknown): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0;
 }
 
-/** GET `url` as bytes within the upstream timeout: a 2xx body, else UpstreamError (as getJson, for files that are not JSON). */
+/**
+ * GET `url` as bytes within the upstream timeout: a 2xx body, else UpstreamError (as getJson, for files that are not
+ * JSON), recorded as getJson records: a 2xx body waits for the caller's reading in the scope of `attempting()`.
+ */
 export async function getBytes(upstream: string, url: string): Promise<Uint8Array> {
   const timeout = upstreamTimeout(config.upstreamTimeoutMs());
+  const started = performance.now();
   try {
     let res: Response;
     try {
       res = await fetch(url, { headers: { 'user-agent': `goldapi/${VERSION}` }, signal: timeout.signal, cache: 'no-store' });
     } catch (err) {
-      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'unreachable';
-      throw new UpstreamError(upstream, why);
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      throw failed(upstream, started, timedOut ? 'timeout' : 'network', timedOut ? 'timed out' : 'unreachable');
     }
     if (res.status < 200 || res.status > 299) {
       await res.body?.cancel().catch(() => {});
-      throw new UpstreamError(upstream, `HTTP ${res.status}`, res.status);
+      throw failed(upstream, started, 'http', `HTTP ${res.status}`, res.status);
     }
+    let bytes: Uint8Array;
     try {
-      return new Uint8Array(await res.arrayBuffer());
+      bytes = new Uint8Array(await res.arrayBuffer());
     } catch (err) {
       // The body cut off by the timeout is a timeout; by the connection, an interrupted body.
-      const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'body interrupted';
-      throw new UpstreamError(upstream, why, res.status);
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      throw failed(upstream, started, timedOut ? 'timeout' : 'network', timedOut ? 'timed out' : 'body interrupted', res.status);
     }
+    const answer = { upstream, at: Date.now(), ms: performance.now() - started, status: res.status };
+    const pending = scope.getStore();
+    if (pending) pending.push(answer);
+    else recordOutcome(upstream, { at: answer.at, ms: answer.ms, kind: null, status: answer.status });
+    return bytes;
   } finally {
     timeout.clear();
   }

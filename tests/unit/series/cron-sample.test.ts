@@ -48,7 +48,8 @@ describe('the cron route with one metal failing', () => {
       }
       if (series === lib.sampler.SERIES.xau) await goldMayWrite;
       await real(series, point);
-      written.add(series);
+      // Only the intraday points: the served price also keeps the live sources' agreement as points.
+      if (series.startsWith('intraday:')) written.add(series);
     };
     const errors: string[] = [];
     const logError = console.error;
