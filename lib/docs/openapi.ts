@@ -361,7 +361,7 @@ export const STREAM_OPERATION = {
     `Every served metal in the requested currency and unit, pushed: on connect \`retry: ${RETRY_MS}\` and at once a \`price\` event with the current state, ` +
     'then a `price` event whenever a price or a data state changes (the same served price as spot, checked every second; the numbers equal spot’s). ' +
     'Each event is `event: price`, `id: <ms>` (the time of the newest price in it) and one `data:` line of JSON (PriceEvent). A reconnecting ' +
-    'client (`Last-Event-ID`) gets the current state at once; nothing is replayed. A `heartbeat` event (`data: {"every_s":15}`, HeartbeatEvent) comes ' +
+    'client (`Last-Event-ID`) gets the current state at once; nothing is replayed. A `heartbeat` event (`data: {"every_s":15}`: seconds between heartbeats) comes ' +
     'every 15 s when nothing else was sent: an event, not a comment, so a client that hears nothing for twice `every_s` knows a proxy holds its ' +
     'stream back and can poll /api/v1/spot instead (the widgets do). Each stream ends after `STREAM_MAX_S` (280 s on Vercel, 3,600 s elsewhere), or when its instance stops, with a last comment, and EventSource reconnects by itself. ' +
     'Stale: the last real price with `data_state.status` `stale`; never seen: null. Clients cause no upstream calls: one read per instance serves every stream.',

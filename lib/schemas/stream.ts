@@ -82,6 +82,6 @@ export const HeartbeatEvent = z
         'Seconds between heartbeats of a quiet stream: a client that hears nothing for twice this long can take it that its events are held back, and poll',
     }),
   })
-  .meta({ description: 'The data of a `heartbeat` event, sent when nothing else was for `every_s` seconds' })
-  .register(components, { id: 'HeartbeatEvent' });
+  // Not a component: OpenAPI gives the stream one schema (PriceEvent); the stream's description names this one's field.
+  .meta({ description: 'The data of a `heartbeat` event, sent when nothing else was for `every_s` seconds' });
 export type HeartbeatEvent = z.infer<typeof HeartbeatEvent>;

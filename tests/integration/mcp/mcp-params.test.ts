@@ -50,7 +50,7 @@ function expectInvalidParams(answer: any, id: number | string, method = 'tools/c
   expect(answer).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32602 } });
   const message: string = answer.error.message;
   expect(message.startsWith(`Invalid params for ${method}: `), message).toBe(true);
-  expect(message.length).toBeLessThan(200);
+  expect(message.length).toBeLessThan(240);
   // No validator output: no JSON dump, no issue codes.
   expect(message).not.toMatch(/[[{]|invalid_type|expected/);
 }
