@@ -1,17 +1,13 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { UPSTREAMS } from '@/lib/sources/upstreams';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, seriousViolations, watch } from '../support/browser';
 import { sleep, waitFor } from '../support/expect';
 import { FakeUpstream } from '../support/fake-upstream';
 
 // The /status page in Chromium: every source named with its state in words and an availability bar, no framework
 // script, accessible in light and dark, reachable from the footer of every page and from /docs/data.
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let fake: FakeUpstream;
 let app: App;
@@ -36,16 +32,6 @@ afterAll(async () => {
   await app?.stop();
   await fake?.close();
 });
-
-async function axe(page: Page, only: object): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async (only) => {
-    const r = await (window as any).axe.run(document, { ...only, resultTypes: ['violations'] });
-    return r.violations
-      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  }, only);
-}
 
 describe('/status', () => {
   it('names every source with its state and an availability bar, loads no script, and is axe clean in light and dark', async () => {
@@ -85,7 +71,7 @@ describe('/status', () => {
           .innerText(),
       ).toBe('unused');
       // Every rule in light; the dark scheme changes colours only, so the colour rule there.
-      expect(await axe(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : {}), scheme).toEqual([]);
+      expect(await seriousViolations(page, scheme === 'dark' ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : {}), scheme).toEqual([]);
       await page.close();
     }
   });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 // Real Chromium for browser tests: Debian's build (Playwright cannot download its own here).
@@ -26,4 +28,26 @@ export function watch(page: Page): { errors: string[]; failed: string[] } {
     if (res.status() >= 400) failed.push(`${res.url()} ${res.status()}`);
   });
   return { errors, failed };
+}
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe's serious and critical violations on the page as loaded, each as `rule: first targets`; `only` narrows the
+ * rules (e.g. `{runOnly: {type: 'rule', values: ['color-contrast']}}`).
+ */
+export async function seriousViolations(page: Page, only: object = {}): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async (only) => {
+    const r = await (window as any).axe.run(document, { ...only, resultTypes: ['violations'] });
+    return r.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v: any) =>
+          `${v.id}: ${v.nodes
+            .map((n: any) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
+  }, only);
 }
