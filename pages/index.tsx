@@ -37,9 +37,9 @@ export default function Home({ origin, live, heartbeatS, plan }: { origin: strin
       </Head>
       <h1>Gold market data you can trust</h1>
       <p className="lead">
-        Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, 5 years of daily history, charts and central-bank
-        reserves, for developers, AI agents and publishers. A price is never simulated: when a source is down you get the last real price marked{' '}
-        <strong>stale</strong>, or an honest <strong>unavailable</strong>.
+        Free and keyless: live spot gold in 160+ currencies, a first-party intraday series, daily history since 2000 and monthly since 1960 in any
+        currency, charts and central-bank reserves, for developers, AI agents and publishers. A price is never simulated: when a source is down you
+        get the last real price marked <strong>stale</strong>, or an honest <strong>unavailable</strong>.
       </p>
       <div className="cta">
         <a className="primary" href="/docs">

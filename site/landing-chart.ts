@@ -12,8 +12,8 @@ export async function chartPlan(nowMs = Date.now()): Promise<ChartPlan> {
   const [covered] = await spotCovers('gold', [{ from, to: today }]);
   return {
     daily: covered
-      ? { url: `/api/v1/history?series=spot&symbol=xau&from=${from}`, label: CHART_LABELS.spot, from }
-      : { url: `/api/v1/history?series=futures&from=${from}`, label: CHART_LABELS.daily, from },
+      ? { url: `/api/v1/history?series=spot&symbol=xau&from=${from}`, line: 'spot', label: CHART_LABELS.spot, from }
+      : { url: `/api/v1/history?series=futures&from=${from}`, line: 'daily', label: CHART_LABELS.daily, from },
     monthly: { url: '/api/v1/history?series=monthly&symbol=xau', label: CHART_LABELS.monthly },
   };
 }

@@ -4,7 +4,7 @@ import type { Intraday } from '@/lib/schemas/intraday';
 import type { Unavailable } from '@/lib/sources/unavailable';
 import type { PriceEvent } from '@/lib/schemas/stream';
 import { liveView, liveViewOfEvent, type LiveView, type SpotAnswer } from '../live-price-view';
-import { CHART_LABELS, type ChartPlan } from '../chart-plan';
+import { CHART_CURRENCIES, CHART_LABELS, USD_OZ, chartLabel, drawnUrl, type ChartPlan, type DrawnIn } from '../chart-plan';
 import { libraryData, type LinePoint } from '../../widgets/scripts/line-frame';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { field, poll, setText } from '../../widgets/scripts/shared';
@@ -68,6 +68,17 @@ const plan = JSON.parse(figure.dataset.plan!) as ChartPlan;
 const chart: { api?: IChartApi; series?: ISeriesApi<'Area'> } = {};
 /** `latest`: the recorded day, else the last 3 months' daily closes; `max`: the monthly averages since 1960. */
 let range: 'latest' | 'max' = 'latest';
+const pick = (name: 'currency' | 'unit') => figure.querySelector<HTMLSelectElement>(`select[name="${name}"]`)!;
+/** What the lines are drawn in, as the panel's selects say; the page's `?currency=` and `?unit=` choose them first. */
+const drawnIn = (): DrawnIn => ({ currency: pick('currency').value, unit: pick('unit').value });
+const same = (a: DrawnIn, b: DrawnIn) => a.currency === b.currency && a.unit === b.unit;
+{
+  const asked = new URLSearchParams(location.search);
+  const currency = asked.get('currency')?.toUpperCase();
+  if (currency && (CHART_CURRENCIES as readonly string[]).includes(currency)) pick('currency').value = currency;
+  const unit = asked.get('unit')?.toLowerCase();
+  if (unit && [...pick('unit').options].some((o) => o.value === unit)) pick('unit').value = unit;
+}
 const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
 
 async function draw(points: LinePoint[], intraday: boolean) {
@@ -116,13 +127,16 @@ async function fillChart() {
 }
 
 async function drawLatest() {
+  const drawn = drawnIn();
   let intraday: Intraday | Unavailable | undefined;
-  try {
-    intraday = await apiJson<Intraday | Unavailable>('/api/v1/intraday?hours=24');
-  } catch {
-    // An intraday failure leaves the daily closes to show.
-  }
-  if (range !== 'latest') return;
+  // The recorded series is USD per troy ounce only: in another currency or unit, the daily closes are the latest line.
+  if (same(drawn, USD_OZ))
+    try {
+      intraday = await apiJson<Intraday | Unavailable>('/api/v1/intraday?hours=24');
+    } catch {
+      // An intraday failure leaves the daily closes to show.
+    }
+  if (range !== 'latest' || !same(drawn, drawnIn())) return;
   const recorded = intraday ? pointsOf(intraday) : [];
   if (recorded.length >= 30) {
     caption(CHART_LABELS.intraday);
@@ -132,15 +146,19 @@ async function drawLatest() {
     );
   }
   // The daily closes the server chose: spot where its bars cover the 3 months, else futures, each captioned so.
-  await drawDaily(plan.daily.url, plan.daily.label, plan.daily.from);
+  await drawDaily(plan.daily.url, plan.daily.line, drawn, plan.daily.from);
 }
 
 /** A daily or monthly series from the history endpoint, from `from` on (a server that answers whole is cut there). */
-async function drawDaily(url: string, label: string, from = '') {
-  caption(label);
+async function drawDaily(url: string, line: 'spot' | 'daily' | 'monthly', drawn: DrawnIn, from = '') {
+  caption(chartLabel(line, drawn));
   try {
-    const history = await apiJson<History | Unavailable>(url);
+    const history = await apiJson<History | Unavailable>(drawnUrl(url, drawn));
+    // A later choice of range, currency or unit has drawn (or is drawing) its own line.
+    if (!same(drawn, drawnIn()) || (line === 'monthly') !== (range === 'max')) return;
     if ('error' in history) return unavailablePanel(history.error);
+    // The monthly series starts in 1960 in dollars, at the currency's first reference rate in another currency.
+    if (line === 'monthly' && history.points.length) caption(chartLabel(line, drawn, history.points[0].d.slice(0, 4)));
     const closes = history.points.filter((x) => x.d >= from).map((x) => ({ time: day(x.d), value: x.c }));
     if (closes.length >= 2) await draw(closes, false);
     else unavailablePanel(`The series has ${closes.length === 0 ? 'no close' : 'one close'} in this range yet.`);
@@ -149,13 +167,15 @@ async function drawDaily(url: string, label: string, from = '') {
   }
 }
 
+const redraw = () => void (range === 'max' ? drawDaily(plan.monthly.url, 'monthly', drawnIn()) : drawLatest());
 figure.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
   b.addEventListener('click', () => {
     range = b.dataset.range as typeof range;
     figure.querySelectorAll('[data-range]').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
-    void (range === 'max' ? drawDaily(plan.monthly.url, plan.monthly.label) : drawLatest());
+    redraw();
   }),
 );
+for (const select of [pick('currency'), pick('unit')]) select.addEventListener('change', redraw);
 
 const near = new IntersectionObserver(
   (entries) => {

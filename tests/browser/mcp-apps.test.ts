@@ -167,6 +167,7 @@ describe('the chart view under the package’s own host', () => {
       [de.r3mo, 'true'],
       [de.r1y, 'false'],
       [de.r5y, 'false'],
+      [de.rMax, 'false'],
     ]);
 
     // The value under the pointer, in German.
@@ -179,7 +180,19 @@ describe('the chart view under the package’s own host', () => {
     expect(year.length).toBeGreaterThan(points.length);
     await expect.poll(() => frame.textContent('[data-f="lo"]')).toBe(await money(frame, Math.min(...closes(year)), 'USD', 'de-DE'));
     expect(await frame.textContent('[data-f="hi"]')).toBe(await money(frame, Math.max(...closes(year)), 'USD', 'de-DE'));
-    expect((await buttons()).map(([, pressed]) => pressed)).toEqual(['false', 'false', 'true', 'false']);
+    expect((await buttons()).map(([, pressed]) => pressed)).toEqual(['false', 'false', 'true', 'false', 'false']);
+
+    // MAX: the World Bank's monthly averages since 1960, named so; another range goes back to the series asked.
+    await frame.click(`[data-f="ranges"] button:text-is("${de.rMax}")`);
+    await expect
+      .poll(async () => (await hostState(page))[0].calls.at(-1))
+      .toEqual({ name: 'get_gold_history', arguments: { range: 'max', series: 'monthly' } });
+    await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${de.lineMonthly} · USD/${de.abbrOz}`);
+    expect(await frame.textContent('[data-f="t0"]')).toContain('1960');
+    expect((await buttons()).map(([, pressed]) => pressed)).toEqual(['false', 'false', 'false', 'false', 'true']);
+    await frame.click(`[data-f="ranges"] button:text-is("${de.r1y}")`);
+    await expect.poll(async () => (await hostState(page))[0].calls.at(-1)).toEqual({ name: 'get_gold_history', arguments: { range: '1y' } });
+    await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${de.lineFutures} · USD/${de.abbrOz}`);
 
     expect(requests).toEqual([`${HOST_ORIGIN}/`, `${VIEW_ORIGIN}/view/0`]);
     expect(seen.errors).toEqual([]);

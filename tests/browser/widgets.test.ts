@@ -7,7 +7,7 @@ import { App } from '../support/app';
 import { launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars, fixtureBars, fixtureDates } from '../support/bars';
-import { CHART_LABELS } from '@/site/chart-plan';
+import { CHART_LABELS, chartLabel } from '@/site/chart-plan';
 import { FakeUpstream, fixtureText } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
@@ -486,6 +486,13 @@ describe('chart widget', () => {
       await page.goto(a.url);
       expect(await page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.daily);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2026-01-14')), { timeout: 15_000 }).toBe(true);
+      // In euros per gram: the same futures, converted, named so, over the same window.
+      await page.selectOption('#mini-chart select[name="currency"]', 'EUR');
+      await page.selectOption('#mini-chart select[name="unit"]', 'gram');
+      await expect.poll(() => page.textContent('#mini-chart figcaption')).toBe(chartLabel('daily', { currency: 'EUR', unit: 'gram' }));
+      await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2026-01-14&currency=EUR&unit=gram'))).toBe(true);
+      await page.waitForSelector('#mini-chart canvas', { timeout: 30_000 });
+      expect(await page.locator('#mini-chart [role="status"]').count()).toBe(0);
       expect(seen.errors).toEqual([]);
     } finally {
       await page.close();
@@ -521,7 +528,6 @@ describe('chart widget', () => {
     }
   });
 
-  // Needs the history endpoint's monthly series (decisions §24): runs once that branch is merged.
   it('MAX draws the World Bank’s monthly averages from 1960, labelled, in the widget and on the landing', async () => {
     const page = await browser.newPage();
     const seen = watch(page);
@@ -541,6 +547,13 @@ describe('chart widget', () => {
       await expect.poll(() => page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.monthly);
       await page.waitForSelector('#mini-chart canvas', { timeout: 30_000 });
       expect(await page.locator('#mini-chart [role="status"]').count()).toBe(0);
+      // In euros per tola, asked by the page's address: from the currency's first reference rate, as its caption says.
+      await page.goto(`${app.url}/?currency=EUR&unit=tola`);
+      await page.click('#mini-chart button[data-range="max"]');
+      const eur = await app.json('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=tola');
+      const since = eur.body.points[0].d.slice(0, 4);
+      await expect.poll(() => page.textContent('#mini-chart figcaption')).toBe(chartLabel('monthly', { currency: 'EUR', unit: 'tola' }, since));
+      expect(requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=tola'))).toBe(true);
       expect(seen.errors).toEqual([]);
     } finally {
       await page.close();

@@ -37,11 +37,11 @@ interface Drawn {
 
 /** The range argument each tool takes, the values the buttons offer and the one the tool assumes. */
 const RANGES: Record<ToolName, { arg: 'range' | 'hours'; values: (string | number)[]; fallback: string | number }> = {
-  get_gold_history: { arg: 'range', values: ['1m', '3m', '1y', '5y'], fallback: '1y' },
+  get_gold_history: { arg: 'range', values: ['1m', '3m', '1y', '5y', 'max'], fallback: '1y' },
   compare_gold_to_asset: { arg: 'range', values: ['1m', '3m', '1y', '5y'], fallback: '1y' },
   get_gold_intraday: { arg: 'hours', values: [6, 12, 24, 48], fallback: 24 },
 };
-const RANGE_WORD = { '1m': 'r1mo', '3m': 'r3mo', '1y': 'r1y', '5y': 'r5y' } as const;
+const RANGE_WORD = { '1m': 'r1mo', '3m': 'r3mo', '1y': 'r1y', '5y': 'r5y', max: 'rMax' } as const;
 /** A metal's chart symbol from its lower-case symbol (the intraday `symbol`; a history `symbol` such as XAGUSD starts with it). */
 const METAL_CHART: Record<string, ChartSymbol> = { xau: 'xau', xag: 'silver', xpt: 'platinum', xpd: 'palladium' };
 const metalChart = (symbol: unknown): ChartSymbol => METAL_CHART[String(symbol).slice(0, 3).toLowerCase()] ?? 'xau';
@@ -50,6 +50,8 @@ let result: CallToolResult | undefined;
 let drawn: Drawn | null = null;
 /** The arguments of the call shown, as the host passed them (`ui/notifications/tool-input`). */
 let input: Record<string, unknown> = {};
+/** The history series the agent asked for: a range other than MAX goes back to it. */
+let askedSeries: unknown;
 let tool: ToolName | undefined;
 
 const box = field('chart')!;
@@ -182,10 +184,12 @@ function buttons(): void {
   group.setAttribute('aria-label', reader.t.range);
   if (!ranges) return group.replaceChildren();
   const body = result?.structuredContent as { range?: string; hours?: number } | undefined;
-  const current = input[ranges.arg] ?? body?.[ranges.arg] ?? ranges.fallback;
+  // MAX is the monthly averages since 1960 (decisions §24), which palladium has not.
+  const values = drawn?.symbol === 'palladium' ? ranges.values.filter((v) => v !== 'max') : ranges.values;
+  const current = input.series === 'monthly' && input.range === 'max' ? 'max' : (input[ranges.arg] ?? body?.[ranges.arg] ?? ranges.fallback);
   const hours = new Intl.NumberFormat(reader.locale, { style: 'unit', unit: 'hour', unitDisplay: 'narrow' });
   group.replaceChildren(
-    ...ranges.values.map((v) => {
+    ...values.map((v) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = typeof v === 'number' ? hours.format(v) : reader.t[RANGE_WORD[v as keyof typeof RANGE_WORD]];
@@ -196,11 +200,17 @@ function buttons(): void {
   );
 }
 
-/** Asks the tool shown again, through the host, for another range; a single day of history becomes a range. */
+/**
+ * Asks the tool shown again, through the host, for another range; a single day or a window of history becomes
+ * a range. MAX asks history for the monthly series since 1960; another range, for the series the agent asked.
+ */
 async function pick(arg: 'range' | 'hours', v: string | number): Promise<void> {
   if (!tool) return;
-  const { date: _day, ...rest } = input;
-  input = { ...(tool === 'get_gold_history' ? rest : input), [arg]: v };
+  if (tool === 'get_gold_history') {
+    const { date: _day, from: _from, to: _to, series: _series, ...rest } = input;
+    const series = v === 'max' ? 'monthly' : askedSeries;
+    input = { ...rest, ...(series === undefined ? {} : { series }), [arg]: v };
+  } else input = { ...input, [arg]: v };
   if (tool === 'compare_gold_to_asset' && input.symbol === undefined && drawn) input.symbol = assetArg(result);
   buttons();
   try {
@@ -230,6 +240,7 @@ box.addEventListener('pointerleave', () => setText('cross', resting()));
 
 app.ontoolinput = (params) => {
   input = { ...(params.arguments ?? {}) };
+  askedSeries = input.series;
 };
 app.ontoolresult = (r) => {
   result = r;

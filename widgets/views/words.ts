@@ -37,6 +37,7 @@ export const CHART_WORDS = [
   'r3mo',
   'r1y',
   'r5y',
+  'rMax',
   'chartUnavailable',
   'recording',
   'updated',
