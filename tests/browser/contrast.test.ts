@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, reusedPage } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { realChartHandler } from '../support/yahoo';
 
@@ -29,21 +29,21 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** One page for every check (tests/support/browser.ts), past the widgets' CSP (script-src 'self'), which would refuse axe's inline script. */
+let shared: Awaited<ReturnType<typeof reusedPage>> | undefined;
+
 async function contrastViolations(path: string, scheme: 'light' | 'dark'): Promise<string[]> {
-  // Past the widgets' CSP (script-src 'self'), which would refuse axe's inline script.
-  const page = await browser.newPage({ colorScheme: scheme, bypassCSP: true });
-  try {
-    const res = await page.goto(app.url + path);
-    expect(res?.status(), path).toBe(200);
-    await page.waitForLoadState('networkidle');
-    await page.addScriptTag({ content: axeSource });
-    return await page.evaluate(async () => {
-      const r = await (window as any).axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
-      return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
-    });
-  } finally {
-    await page.close();
-  }
+  shared ??= await reusedPage(browser, { bypassCSP: true });
+  const { page } = shared;
+  await page.emulateMedia({ colorScheme: scheme });
+  const res = await shared.visit(app.url + path);
+  expect(res?.status(), path).toBe(200);
+  await page.waitForLoadState('networkidle');
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const r = await (window as any).axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
+    return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
+  });
 }
 
 describe('colour contrast, light and dark', () => {

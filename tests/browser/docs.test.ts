@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
 import { App } from '../support/app';
-import { launchBrowser, seriousViolations, watch } from '../support/browser';
+import { launchBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
@@ -63,57 +63,35 @@ afterAll(async () => {
 });
 
 describe('every docs page', () => {
+  // One page for every address and scheme (tests/support/browser.ts).
+  let shared: Awaited<ReturnType<typeof reusedPage>>;
+  beforeAll(async () => {
+    shared = await reusedPage(browser);
+  });
+  afterAll(() => shared?.page.close());
   for (const path of PAGES) {
     it(`${path}: renders with no console errors, no failed requests, no serious accessibility violations, no framework code`, async () => {
+      const { page, seen, requests } = shared;
       for (const scheme of ['light', 'dark'] as const) {
-        const page = await browser.newPage({ colorScheme: scheme });
-        const seen = watch(page);
-        const scripts = scriptsOf(page);
-        const res = await page.goto(app.url + path);
+        await page.emulateMedia({ colorScheme: scheme });
+        const res = await shared.visit(app.url + path);
         expect(res?.status()).toBe(200);
         await page.waitForLoadState('networkidle');
         expect(await page.locator('h1').count()).toBe(1);
         expect(seen.errors, `${path} ${scheme}`).toEqual([]);
         expect(seen.failed, `${path} ${scheme}`).toEqual([]);
-        expectOwnScripts(path, scripts);
+        expectOwnScripts(
+          path,
+          requests.filter((r) => r.type === 'script').map((r) => new URL(r.url).pathname),
+        );
         // The dark scheme changes colours only (custom properties in site/globals.css), so every rule
         // runs in the light scheme and the colour rule in both.
         const only = scheme === 'dark' ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : {};
         const violations = await seriousViolations(page, only);
         expect(violations, `${path} ${scheme}`).toEqual([]);
-        await page.close();
       }
     });
   }
-
-  it('is readable on a phone: no horizontal scroll', async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
-    for (const path of PAGES) {
-      await page.goto(app.url + path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
-    }
-    await page.close();
-  });
-
-  it('internal links all resolve', async () => {
-    const page = await browser.newPage();
-    const links = new Set<string>();
-    for (const path of PAGES) {
-      await page.goto(app.url + path);
-      for (const href of await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))) {
-        const u = new URL(href);
-        if (u.origin === app.url) links.add(u.pathname + u.search);
-      }
-    }
-    await page.close();
-    expect(links.size).toBeGreaterThan(8);
-    for (const link of links) {
-      const res = await app.get(link);
-      await res.arrayBuffer();
-      expect(res.status, link).toBeLessThan(400);
-    }
-  });
 });
 
 describe('what the site ships', () => {

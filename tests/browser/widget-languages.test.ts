@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { fill } from '@/widgets/format';
 import { STRINGS, type Language } from '@/widgets/i18n';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, reusedPage, watch } from '../support/browser';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
@@ -122,17 +122,21 @@ function visibleWords(page: Page): Promise<string> {
   });
 }
 
+/** One page for the whole file, navigated from widget to widget (tests/support/browser.ts). */
+let shared: Awaited<ReturnType<typeof reusedPage>> | undefined;
+
 async function open(name: string, query: string): Promise<{ page: Page; seen: ReturnType<typeof watch>; js: number; html: number }> {
-  const page = await browser.newPage({ viewport: { width: 420, height: 600 } });
-  const seen = watch(page);
-  await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-encoding': 'gzip' } }));
-  const sizes: { type: string; bytes: number }[] = [];
-  page.on('requestfinished', async (req) => sizes.push({ type: req.resourceType(), bytes: (await req.sizes()).responseBodySize }));
-  await page.goto(`${app.url}/widgets/${name}?${query}`);
+  if (!shared) {
+    shared = await reusedPage(browser, { viewport: { width: 420, height: 600 } });
+    // Routed requests skip the browser's cache too, so every widget's script is downloaded and weighed.
+    await shared.page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-encoding': 'gzip' } }));
+  }
+  const { page, seen, requests } = shared;
+  await shared.visit(`${app.url}/widgets/${name}?${query}`);
   // By then each script has run and rewritten its lines once.
   await page.waitForLoadState('networkidle');
-  const sum = (type: string) => sizes.filter((s) => s.type === type).reduce((a, s) => a + s.bytes, 0);
-  return { page, seen, js: sum('script'), html: sum('document') };
+  const sum = async (type: string) => (await Promise.all(requests.filter((r) => r.type === type).map((r) => r.bytes()))).reduce((a, b) => a + b, 0);
+  return { page, seen, js: await sum('script'), html: await sum('document') };
 }
 
 async function box(page: Page, selector: string) {
@@ -164,7 +168,6 @@ describe('price and converter widgets in every language', () => {
       expect(html).toBeLessThanOrEqual(BUDGETS.price.html);
       expect(seen.errors).toEqual([]);
       expect(seen.failed).toEqual([]);
-      await page.close();
     });
 
     it(`${locale}: converter in ${lang}, lang and dir set, within budget`, async () => {
@@ -193,7 +196,6 @@ describe('price and converter widgets in every language', () => {
       expect(html).toBeLessThanOrEqual(BUDGETS.converter.html);
       expect(seen.errors).toEqual([]);
       expect(seen.failed).toEqual([]);
-      await page.close();
     });
   }
 
@@ -204,7 +206,6 @@ describe('price and converter widgets in every language', () => {
     const api = await app.json('/api/v1/spot?currency=EUR&compact=1');
     const dutch = await page.evaluate((v) => new Intl.NumberFormat('nl-NL', { style: 'currency', currency: 'EUR' }).format(v), api.body.xau.price);
     expect(await page.textContent('[data-f="price"]')).toBe(dutch);
-    await page.close();
   });
 });
 
@@ -233,16 +234,13 @@ describe('Arabic reads right to left', () => {
       });
       expect(rtl ? edge.endGap : edge.startGap).toBeLessThanOrEqual(1);
       expect(rtl ? edge.startGap : edge.endGap).toBeGreaterThan(20);
-      await price.close();
 
       const converter = (await open('converter', `locale=${locale}`)).page;
       expect(right(await box(converter, '#gw-amount'), await box(converter, '#gw-direction'))).toBe(true);
       expect(await converter.evaluate(() => getComputedStyle(document.querySelector('#gw-amount')!).direction)).toBe(rtl ? 'rtl' : 'ltr');
-      await converter.close();
 
       const chart = (await open('chart', `locale=${locale}&range=3mo`)).page;
       expect(right(await box(chart, 'button[data-range="1d"]'), await box(chart, 'button[data-range="5d"]'))).toBe(true);
-      await chart.close();
     });
   }
 });
@@ -280,7 +278,6 @@ describe('chart widget in German and Arabic', () => {
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       expect(await page.getAttribute('html', 'dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
       expect(seen.errors).toEqual([]);
-      await page.close();
     });
   }
 });
@@ -304,6 +301,5 @@ describe('converter purities', () => {
       const shown = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
       expect(Math.abs(shown - (spot * karat) / 24)).toBeLessThanOrEqual(0.005);
     }
-    await page.close();
   });
 });
