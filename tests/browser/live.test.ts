@@ -65,25 +65,23 @@ async function frameOf(page: Page, path: string): Promise<Frame> {
 }
 
 describe('Chromium’s own EventSource', () => {
-  it('gets the first event within a second, from another origin', async () => {
-    // What is timed is the stream, not the app's first load of the route or a cold upstream: spot first.
-    await app.json('/api/v1/spot?compact=1&currency=EUR');
+  it('gets the current state on connecting, from another origin', async () => {
+    // How soon is the benchmark's (BENCHMARKS §12); here, that a cross-origin EventSource gets the state at all.
     const page = await browser.newPage();
     await page.goto(host.page('<p>Publisher</p>'));
-    const ms = await page.evaluate(
+    // Resolves on the first `price` event; an error event fails the test.
+    await page.evaluate(
       (url) =>
-        new Promise<number>((resolve, reject) => {
-          const t0 = performance.now();
+        new Promise<void>((resolve, reject) => {
           const es = new EventSource(url);
           es.addEventListener('price', () => {
             es.close();
-            resolve(performance.now() - t0);
+            resolve();
           });
           es.onerror = () => reject(new Error('stream failed'));
         }),
       `${app.url}/api/v1/stream?currency=EUR`,
     );
-    expect(ms).toBeLessThan(1000);
     await page.close();
   });
 });
