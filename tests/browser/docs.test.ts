@@ -92,6 +92,35 @@ describe('every docs page', () => {
       }
     });
   }
+
+  it('is readable on a phone: no horizontal scroll', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    for (const path of PAGES) {
+      await page.goto(app.url + path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await page.close();
+  });
+
+  it('internal links all resolve', async () => {
+    const page = await browser.newPage();
+    const links = new Set<string>();
+    for (const path of PAGES) {
+      await page.goto(app.url + path);
+      for (const href of await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href))) {
+        const u = new URL(href);
+        if (u.origin === app.url) links.add(u.pathname + u.search);
+      }
+    }
+    await page.close();
+    expect(links.size).toBeGreaterThan(8);
+    for (const link of links) {
+      const res = await app.get(link);
+      await res.arrayBuffer();
+      expect(res.status, link).toBeLessThan(400);
+    }
+  });
 });
 
 describe('what the site ships', () => {
