@@ -91,4 +91,31 @@ describe('GET /api/v1/history in other currencies and units', () => {
     expect((await app.json('/api/v1/history')).status).toBe(200);
     fake.reset();
   });
+
+  it('where the rate source refuses a range over five years (422), a currency’s first ask comes in pieces and the answer is whole', async () => {
+    fake.fxHistoryMaxYears = 5;
+    fake.resetCalls();
+    try {
+      const { status, body } = await app.json('/api/v1/history?currency=AED&range=max');
+      expect(status).toBe(200);
+      expect(body.data_state.status).toBe('fresh');
+      const aed = ratesOf('AED');
+      expect(body.points.length).toBeGreaterThan(0);
+      for (const p of body.points as History['points']) expect(p.fx, p.d).toBe(aed.get(p.fx_d ?? p.d));
+      // One ask refused whole, then pieces under five years each, from the same first date.
+      const asked = fake.log.filter((l) => l.startsWith('/v2/rates') && l.includes('quotes=AED')).map((l) => new URL(l, 'http://x').searchParams);
+      expect(asked.length).toBeGreaterThan(2);
+      const years = (q: URLSearchParams) => (Date.parse(q.get('to')!) - Date.parse(q.get('from')!)) / (365.25 * 86_400_000);
+      expect(years(asked[0])).toBeGreaterThan(5);
+      expect(
+        asked
+          .slice(1)
+          .map(years)
+          .every((y) => y < 5),
+      ).toBe(true);
+      expect(asked[1].get('from')).toBe(asked[0].get('from'));
+    } finally {
+      fake.fxHistoryMaxYears = null;
+    }
+  });
 });
