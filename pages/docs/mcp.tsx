@@ -96,8 +96,9 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
         <code>ui://gold/price</code> (the price in the currency and unit asked, the change since the previous close with its sign and arrow, whether
         the market is closed, how fresh the figure is) and <code>get_gold_history</code>, <code>get_gold_intraday</code> and{' '}
         <code>compare_gold_to_asset</code> in <code>ui://gold/chart</code> (the series as a line with its high and low, the value under the pointer,
-        and buttons for another range, which ask the host to call the same tool again). Each view follows the host&apos;s light or dark theme and its
-        language (the widgets&apos; eleven), and says &quot;unavailable&quot; rather than show a number it was not given.
+        and buttons for another range, which ask the host to call the same tool again; on a history chart <code>MAX</code> asks for the monthly series
+        since 1960). Each view follows the host&apos;s light or dark theme and its language (the widgets&apos; eleven), and says
+        &quot;unavailable&quot; rather than show a number it was not given.
       </p>
       <p>
         {/* A plain image: the site ships no framework runtime, and the picture is already at its size. */}
