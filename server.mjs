@@ -93,6 +93,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     };
     closeUnused();
     setInterval(closeUnused, 50).unref();
-    setTimeout(() => process.exit(0), 5000).unref();
+    setTimeout(() => {
+      // Said, so an operator knows answers were cut (and a test knows the stop was held).
+      console.warn(`[shutdown] grace over after 5 s: ${sockets.size} connection(s) still open were cut`);
+      process.exit(0);
+    }, 5000).unref();
   });
 }

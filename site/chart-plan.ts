@@ -45,8 +45,3 @@ export interface ChartPlan {
   daily: { url: string; line: 'spot' | 'daily'; label: string; from: string };
   monthly: { url: string; label: string };
 }
-
-/** A plan's request in another currency or unit: each point at its own day's reference rate (the history endpoint's `currency`, `unit`). */
-export function drawnUrl(url: string, drawn: DrawnIn): string {
-  return drawn.currency === 'USD' && drawn.unit === 'oz' ? url : `${url}&currency=${drawn.currency}&unit=${drawn.unit}`;
-}

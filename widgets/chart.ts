@@ -7,7 +7,7 @@ import type { DateWindow } from '../lib/series/coverage';
 import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
-import { CHART_WIDGET_RANGES, type ChartWidgetRange } from './kinds';
+import { CHART_WIDGET_RANGES, drawnQuery, type ChartWidgetRange } from './kinds';
 import type { CommonOptions } from './options';
 import { staleBadge } from './price';
 
@@ -103,7 +103,7 @@ export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covere
     if (isRate(symbol)) return { ...over, label, currency: d.currency, decimals: 4, rate: true };
     return { ...over, label, currency: d.currency, decimals: priceDecimals(d.currency, d.unit) };
   };
-  const asked = drawn.currency === 'USD' && drawn.unit === 'oz' ? '' : `&currency=${drawn.currency}&unit=${drawn.unit}`;
+  const asked = drawnQuery(drawn);
   if (range === '1d' && intraday) return priced({ url: `/api/v1/intraday?symbol=${intraday}&hours=24`, line: 'intraday' }, false);
   if (range === 'max') {
     const monthly = MONTHLY_SYMBOL[symbol];

@@ -14,3 +14,11 @@ export const WIDGET_NAMES = Object.keys(WIDGETS) as WidgetName[];
 /** The ranges the chart widget offers, each drawn from real bars at a width the upstream keeps for that span; `max`: since 1960, monthly. */
 export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y', 'max'] as const satisfies readonly ChartRange[];
 export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];
+
+/**
+ * The part of a history request that asks a line in another currency or unit (each point at its own day's rate):
+ * empty for USD per troy ounce, the series' own. The chart widget and the landing's panel both ask this way.
+ */
+export function drawnQuery(drawn: { currency: string; unit: string }): string {
+  return drawn.currency === 'USD' && drawn.unit === 'oz' ? '' : `&currency=${drawn.currency}&unit=${drawn.unit}`;
+}

@@ -4,7 +4,8 @@ import type { Intraday } from '@/lib/schemas/intraday';
 import type { Unavailable } from '@/lib/sources/unavailable';
 import type { PriceEvent } from '@/lib/schemas/stream';
 import { liveView, liveViewOfEvent, type LiveView, type SpotAnswer } from '../live-price-view';
-import { CHART_CURRENCIES, CHART_LABELS, USD_OZ, chartLabel, drawnUrl, type ChartPlan, type DrawnIn } from '../chart-plan';
+import { CHART_CURRENCIES, CHART_LABELS, USD_OZ, chartLabel, type ChartPlan, type DrawnIn } from '../chart-plan';
+import { drawnQuery } from '../../widgets/kinds';
 import { libraryData, type LinePoint } from '../../widgets/scripts/line-frame';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { field, poll, setText } from '../../widgets/scripts/shared';
@@ -153,7 +154,7 @@ async function drawLatest() {
 async function drawDaily(url: string, line: 'spot' | 'daily' | 'monthly', drawn: DrawnIn, from = '') {
   caption(chartLabel(line, drawn));
   try {
-    const history = await apiJson<History | Unavailable>(drawnUrl(url, drawn));
+    const history = await apiJson<History | Unavailable>(url + drawnQuery(drawn));
     // A later choice of range, currency or unit has drawn (or is drawing) its own line.
     if (!same(drawn, drawnIn()) || (line === 'monthly') !== (range === 'max')) return;
     if ('error' in history) return unavailablePanel(history.error);

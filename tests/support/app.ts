@@ -38,6 +38,9 @@ export interface AppOptions {
  */
 export const TEST_UPSTREAM_TIMEOUT_MS = 5000;
 
+/** How long server.mjs lets answers under way finish after SIGTERM before it cuts them, saying so in its output. */
+export const SERVER_GRACE_MS = 5000;
+
 export class App {
   url = '';
   output = '';
@@ -137,6 +140,7 @@ export class App {
     throw new Error(`server not ready after 30 s:\n${this.output}`);
   }
 
+  /** Stops the server as a platform does (SIGTERM), killing it only well after its own grace has run out and been logged. */
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
@@ -152,7 +156,7 @@ export class App {
       } catch {
         /* gone */
       }
-    }, 5000);
+    }, SERVER_GRACE_MS * 3);
     await exited;
     clearTimeout(timer);
     this.child = null;

@@ -186,28 +186,32 @@ describe('a stale gold price is never served longer than the headers allow', () 
       const path = '/api/v1/spot?compact=1';
       const first = await raw(a, path);
       expect(first.headers['cdn-cache-control']).toBe('max-age=2, stale-while-revalidate=2');
-      const storedAt = Date.now();
+      const firstMadeAt = Date.parse(JSON.parse(first.body.toString()).updated_at);
       // Both live gold sources down.
       f.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
-      let staleAfterMs: number | null = null;
-      while (Date.now() - storedAt < 8000) {
+      // Judged on the server's own clock (each answer's Date, when it was sent), so a test process that a loaded
+      // machine starves sees fewer answers but judges each one right.
+      let sawStale = false;
+      const loopStarted = Date.now();
+      while (!sawStale && Date.now() - loopStarted < 20_000) {
         const r = await raw(a, path);
         const body = JSON.parse(r.body.toString());
-        const copyAgeMs = Date.now() - Date.parse(body.updated_at);
         if (body.stale === true) {
           // The newest last real price of either source: one of the two the first answer showed.
           expect(JSON.parse(first.body.toString()).sources.map((x: { price_usd_oz: number }) => x.price_usd_oz)).toContain(body.spot_usd_oz);
-          staleAfterMs = Date.now() - storedAt;
+          sawStale = true;
           break;
         }
-        // A copy still saying fresh is never kept longer than max-age plus stale-while-revalidate
-        // (its Age), nor older than that since it was made (plus the time to make and fetch it).
+        // An answer still saying fresh is never a copy kept longer than max-age plus stale-while-revalidate (its
+        // Age), nor sent more than that after it was made, nor after the first answer's N + N (plus a second to
+        // make it): Date is the second it was sent, at most that.
+        const sentAt = Date.parse(String(r.headers.date));
         expect(Number(r.headers.age), JSON.stringify(r.headers)).toBeLessThanOrEqual(4);
-        expect(copyAgeMs, JSON.stringify(r.headers)).toBeLessThanOrEqual(4000 + 1000);
+        expect(sentAt - Date.parse(body.updated_at), JSON.stringify(r.headers)).toBeLessThanOrEqual(4000 + 1000);
+        expect(sentAt - firstMadeAt, JSON.stringify(r.headers)).toBeLessThanOrEqual(4000 + 1000);
         await sleep(200);
       }
-      expect(staleAfterMs).not.toBeNull();
-      expect(staleAfterMs!).toBeLessThanOrEqual(4000 + 1000);
+      expect(sawStale).toBe(true);
     } finally {
       await a.stop();
       await f.close();
