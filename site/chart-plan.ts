@@ -2,13 +2,13 @@
 // (site/mini-chart.tsx decides it; site/scripts/landing.ts draws it). No server code here: the page's
 // script imports it.
 
+import { USD_OZ } from '../widgets/kinds';
+
 /** What a line is drawn in: a currency and a unit, as the history endpoint takes them. */
 export interface DrawnIn {
   currency: string;
   unit: string;
 }
-
-export const USD_OZ: DrawnIn = { currency: 'USD', unit: 'oz' };
 
 /** The currencies the panel offers (every one the central banks publish is in the API; these are the most asked). */
 export const CHART_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CNY', 'INR', 'AED', 'AUD', 'CAD', 'HKD', 'SGD', 'TRY', 'ZAR'] as const;

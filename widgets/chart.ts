@@ -7,7 +7,7 @@ import type { DateWindow } from '../lib/series/coverage';
 import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
-import { CHART_WIDGET_RANGES, drawnQuery, type ChartWidgetRange } from './kinds';
+import { CHART_WIDGET_RANGES, drawnQuery, USD_OZ, type ChartWidgetRange } from './kinds';
 import type { CommonOptions } from './options';
 import { staleBadge } from './price';
 
@@ -84,8 +84,6 @@ export interface DrawnIn {
   currency: string;
   unit: Unit;
 }
-
-const USD_OZ: DrawnIn = { currency: 'USD', unit: 'oz' };
 
 /**
  * The series behind each range: real points only. `covered`: whether the metal's daily spot bars cover the

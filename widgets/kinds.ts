@@ -15,10 +15,13 @@ export const WIDGET_NAMES = Object.keys(WIDGETS) as WidgetName[];
 export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y', 'max'] as const satisfies readonly ChartRange[];
 export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];
 
+/** What every series is in at its source, and every chart by default: US dollars per troy ounce. */
+export const USD_OZ = { currency: 'USD', unit: 'oz' } as const;
+
 /**
  * The part of a history request that asks a line in another currency or unit (each point at its own day's rate):
  * empty for USD per troy ounce, the series' own. The chart widget and the landing's panel both ask this way.
  */
 export function drawnQuery(drawn: { currency: string; unit: string }): string {
-  return drawn.currency === 'USD' && drawn.unit === 'oz' ? '' : `&currency=${drawn.currency}&unit=${drawn.unit}`;
+  return drawn.currency === USD_OZ.currency && drawn.unit === USD_OZ.unit ? '' : `&currency=${drawn.currency}&unit=${drawn.unit}`;
 }

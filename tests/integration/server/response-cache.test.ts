@@ -193,7 +193,7 @@ describe('a stale gold price is never served longer than the headers allow', () 
       // machine starves sees fewer answers but judges each one right.
       let sawStale = false;
       const loopStarted = Date.now();
-      while (!sawStale && Date.now() - loopStarted < 20_000) {
+      while (Date.now() - loopStarted < 20_000) {
         const r = await raw(a, path);
         const body = JSON.parse(r.body.toString());
         if (body.stale === true) {

@@ -97,8 +97,8 @@ describe('the price stream in process', () => {
   it('a new upstream price is pushed to every client from one turn of the hub; quiet streams get a heartbeat', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect('?currency=USD')));
     for (const c of clients) await c.sse!.next((b) => b.event === 'price');
-    // Nothing changes: a named `heartbeat` event within the heartbeat (plus the timer's turn), which EventSource
-    // surfaces (a comment it never would), saying how often it comes.
+    // Nothing changes: a named `heartbeat` event comes, which EventSource surfaces (a comment it never would), saying
+    // how often it comes.
     const beat = await clients[0].sse!.next((b) => b.event === 'heartbeat', 15_000);
     expect(HeartbeatEvent.parse(JSON.parse(beat.data!))).toEqual({ every_s: 0.5 });
     expect(beat.id).toBeUndefined();
