@@ -296,6 +296,26 @@ describe('the stream’s end, the cap and the switch', () => {
     }
   });
 
+  it('SIGTERM with an answer held past the 5 s grace (its upstream hangs): the server cuts it, says so and exits', async () => {
+    const fake = await FakeUpstream.start();
+    fake.set('gold', { mode: 'hang' }).set('quotes', { mode: 'hang' });
+    // An upstream deadline far past the grace: only the grace can end this answer.
+    const app = await App.start({ env: { ...fake.env(), ...clock, UPSTREAM_TIMEOUT_MS: '60000' } });
+    try {
+      const held = app.get('/api/v1/spot?compact=1').then(
+        () => 'answered',
+        () => 'cut',
+      );
+      await expect.poll(() => fake.calls.gold).toBeGreaterThan(0);
+      await app.stop();
+      expect(app.output).toMatch(/\[shutdown\] grace over after 5 s: 1 connection\(s\) still open were cut/);
+      expect(await held).toBe('cut');
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+
   it('STREAM=off: 503 JSON', async () => {
     const fake = await FakeUpstream.start();
     const app = await App.start({ env: { ...fake.env(), STREAM: 'off' } });
