@@ -6,7 +6,7 @@ import os from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import type { Flags, Result } from 'lighthouse';
 import { App } from '../tests/support/app';
-import { CHROMIUM_PATH } from '../tests/support/browser';
+import { FULL_CHROMIUM_PATH } from '../tests/support/browser';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { realChartHandler } from '../tests/support/yahoo';
 
@@ -103,7 +103,7 @@ export async function lighthouseSection(): Promise<void> {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} before Lighthouse`);
     }
-    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+    chrome = await chromeLauncher.launch({ chromePath: FULL_CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
     const version = (await (await fetch(`http://127.0.0.1:${chrome.port}/json/version`)).json()) as { Browser: string };
     const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
 
@@ -130,7 +130,7 @@ export async function lighthouseSection(): Promise<void> {
     const lhVersion = pages.find((p) => p.runs.length)?.runs[0].lighthouseVersion ?? '?';
     console.log(
       `\n## Lighthouse ${lhVersion} (mobile profile, simulated throttling), Chromium ${version.Browser.split('/').pop()} ` +
-        `(${CHROMIUM_PATH}), ${RUNS} run(s) per page; load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the runs\n`,
+        `(${FULL_CHROMIUM_PATH}), ${RUNS} run(s) per page; load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the runs\n`,
     );
     console.log('| page | performance, median run (min–max) | target | met | score / target | accessibility, every run | best practices | SEO |');
     console.log('|---|---|---|---|---|---|---|---|');

@@ -1,14 +1,15 @@
 // Part of `npm test`: the Debian packages the tests drive, installed when missing, so the test
-// command works on a fresh machine. Chromium runs the browser tests; redis-server backs the KV
-// store tests. Installs only as root with apt-get; otherwise says what to install.
+// command works on a fresh machine. Chromium's headless shell runs the browser tests (CHROMIUM_PATH
+// names another Chromium instead); redis-server backs the KV store tests. Installs only as root
+// with apt-get; otherwise says what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 const missing = [];
-if (!fs.existsSync(chromium)) missing.push('chromium');
+if (!fs.existsSync(chromium)) missing.push(process.env.CHROMIUM_PATH ? 'chromium' : 'chromium-headless-shell');
 if (!has('redis-server')) missing.push('redis-server');
 
 if (missing.length > 0) {

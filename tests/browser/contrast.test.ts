@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser, reusedPage } from '../support/browser';
+import { framedWidget, launchBrowser } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
+import { HostSite } from '../support/host';
 import { realChartHandler } from '../support/yahoo';
 
 // WCAG 2.2 AA colour contrast (axe's color-contrast rule: 4.5:1 text, 3:1 large text) on every
@@ -17,30 +18,37 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
 let fake: FakeUpstream;
 let app: App;
 let browser: Browser;
+let host: HostSite;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
   app = await App.start({ env: fake.env() });
   browser = await launchBrowser();
+  host = await HostSite.start();
 });
 afterAll(async () => {
   await browser?.close();
+  await host?.close();
   await app?.stop();
   await fake?.close();
 });
 
-/** One page for every check (tests/support/browser.ts), past the widgets' CSP (script-src 'self'), which would refuse axe's inline script. */
-let shared: Awaited<ReturnType<typeof reusedPage>> | undefined;
+/**
+ * One page for every check, past the widgets' CSP (script-src 'self'), which would refuse axe's inline script. Each
+ * widget is framed on a publisher's page (tests/support/browser.ts), so the chart is checked as first drawn, before any
+ * pointer starts its library (whose canvas axe cannot read).
+ */
+let shared: Page | undefined;
 
 async function contrastViolations(path: string, scheme: 'light' | 'dark'): Promise<string[]> {
-  shared ??= await reusedPage(browser, { bypassCSP: true });
-  const { page } = shared;
-  await page.emulateMedia({ colorScheme: scheme });
-  const res = await shared.visit(app.url + path);
-  expect(res?.status(), path).toBe(200);
-  await page.waitForLoadState('networkidle');
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
+  shared ??= await browser.newPage({ bypassCSP: true });
+  await shared.emulateMedia({ colorScheme: scheme });
+  const answered = shared.waitForResponse((r) => r.url() === app.url + path);
+  const frame = await framedWidget(shared, host, app.url + path);
+  expect((await answered).status(), path).toBe(200);
+  await frame.waitForLoadState('networkidle');
+  await frame.addScriptTag({ content: axeSource });
+  return frame.evaluate(async () => {
     const r = await (window as any).axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
     return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.any[0]?.message ?? v.help}`));
   });

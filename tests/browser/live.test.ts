@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { streamCurl, streamEventSource } from '@/site/stream-snippets';
 import { App } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { framedWidget, launchBrowser } from '../support/browser';
 import { sleep } from '../support/expect';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
@@ -176,14 +176,14 @@ describe('chart widget, 1D', () => {
   it('each pushed price extends the gold line; the longer ranges open no stream', async () => {
     const page = await browser.newPage();
     const api = apiRequests(page);
-    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
     // (This fake serves no bars: the 3-month line stays empty.)
-    await page.waitForSelector('.frame path', { state: 'attached' });
+    await frame.waitForSelector('.frame path', { state: 'attached' });
     await sleep(500);
     expect(api).not.toContain('/api/v1/stream');
-    await page.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
+    await frame.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
-    const count = async () => ((await page.getAttribute('.frame path', 'd')) ?? '').match(/[ML]/g)?.length ?? 0;
+    const count = async () => ((await frame.getAttribute('.frame path', 'd')) ?? '').match(/[ML]/g)?.length ?? 0;
     // No sample recorded on this instance: the line is the pushed prices alone (a line needs two), one more at each change.
     // (What this checks is that each price extends the line; how soon is the stream tests' bound.) A stream that
     // connects late sends a price already new as its first event, so new prices go on until the line has two.
@@ -201,7 +201,7 @@ describe('chart widget, 1D', () => {
     const price = newPrice();
     await expect.poll(count).toBe(before + 1);
     // Each new price here is higher than the last: the new point is the line's high.
-    expect(await page.textContent('[data-f="hi"]')).toBe(usd(price));
+    expect(await frame.textContent('[data-f="hi"]')).toBe(usd(price));
     await page.close();
   });
 });

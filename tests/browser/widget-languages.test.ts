@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { fill } from '@/widgets/format';
 import { STRINGS, type Language } from '@/widgets/i18n';
 import { App } from '../support/app';
-import { launchBrowser, reusedPage, watch } from '../support/browser';
+import { framedWidget, launchBrowser, reusedPage, watch } from '../support/browser';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
+import { HostSite } from '../support/host';
 import { marketClockAt } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
 
@@ -15,6 +16,7 @@ import { realChartHandler } from '../support/yahoo';
 let fake: FakeUpstream;
 let app: App;
 let browser: Browser;
+let host: HostSite;
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
@@ -23,9 +25,11 @@ beforeAll(async () => {
   const dataDir = await dataDirWithBars(['2026-04-15']);
   app = await App.start({ env: { ...fake.env(), ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')) }, dataDir });
   browser = await launchBrowser();
+  host = await HostSite.start();
 });
 afterAll(async () => {
   await browser?.close();
+  await host?.close();
   await app?.stop();
   await fake?.close();
 });
@@ -110,7 +114,7 @@ const like = (template: string) =>
 const found = (text: string, phrases: string[]) => phrases.filter((p) => new RegExp(`(?<![\\p{L}\\d])${p}(?![\\p{L}\\d])`, 'u').test(text));
 
 /** Every word a reader meets or a screen reader speaks: title, text (options and noscript included), labels and tooltips. */
-function visibleWords(page: Page): Promise<string> {
+function visibleWords(page: Page | Frame): Promise<string> {
   return page.evaluate(() => {
     const main = document.querySelector('main')!.cloneNode(true) as HTMLElement;
     // The attribution link names the service; it is not a label.
@@ -252,16 +256,19 @@ describe('chart widget in German and Arabic', () => {
   ] as const) {
     it(`${locale}: range buttons, labels and the freshness line in ${lang}`, async () => {
       const t = STRINGS[lang];
-      const { page, seen } = await open('chart', `locale=${locale}&range=3mo`);
-      await page.waitForSelector('.frame path[d^="M"]');
+      // Framed, as a publisher's page shows it: the headless shell's resting pointer stays off the chart (tests/support/browser.ts).
+      const page = await browser.newPage({ viewport: { width: 420, height: 600 } });
+      const seen = watch(page);
+      const frame = await framedWidget(page, host, `${app.url}/widgets/chart?locale=${locale}&range=3mo`, { width: 400, height: 480 });
+      await frame.waitForSelector('.frame path[d^="M"]');
       // The first frame's high is written in the locale's numbers.
       const bars: number[] = (await app.json('/api/v1/chart?symbol=xau&range=3mo&interval=1d')).body.points.map((p: { c: number }) => p.c);
-      const high = await page.evaluate(({ locale, v }) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(v), {
+      const high = await frame.evaluate(({ locale, v }) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(v), {
         locale,
         v: Math.max(...bars),
       });
-      expect(await page.textContent('[data-f="hi"]')).toBe(high);
-      expect(await page.$$eval('button[data-range]', (bs) => bs.map((b) => b.textContent))).toEqual([
+      expect(await frame.textContent('[data-f="hi"]')).toBe(high);
+      expect(await frame.$$eval('button[data-range]', (bs) => bs.map((b) => b.textContent))).toEqual([
         t.r1d,
         t.r5d,
         t.r1mo,
@@ -270,14 +277,15 @@ describe('chart widget in German and Arabic', () => {
         t.r5y,
         t.rMax,
       ]);
-      expect(await page.getAttribute('main', 'aria-label')).toBe(fill(t.chartTitle, { name: t.gold }));
-      expect(await page.getAttribute('.ranges', 'aria-label')).toBe(t.range);
-      expect(await page.textContent('noscript')).toContain(t.chartNoscript);
-      await expect.poll(() => page.textContent('[data-f="fresh"]')).toMatch(like(t.updated));
-      expect(found(await visibleWords(page), ENGLISH_CHART)).toEqual([]);
-      expect(await page.getAttribute('html', 'lang')).toBe(locale);
-      expect(await page.getAttribute('html', 'dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+      expect(await frame.getAttribute('main', 'aria-label')).toBe(fill(t.chartTitle, { name: t.gold }));
+      expect(await frame.getAttribute('.ranges', 'aria-label')).toBe(t.range);
+      expect(await frame.textContent('noscript')).toContain(t.chartNoscript);
+      await expect.poll(() => frame.textContent('[data-f="fresh"]')).toMatch(like(t.updated));
+      expect(found(await visibleWords(frame), ENGLISH_CHART)).toEqual([]);
+      expect(await frame.getAttribute('html', 'lang')).toBe(locale);
+      expect(await frame.getAttribute('html', 'dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
       expect(seen.errors).toEqual([]);
+      await page.close();
     });
   }
 });

@@ -4,7 +4,7 @@ import { fill } from '@/widgets/format';
 import { STRINGS } from '@/widgets/i18n';
 import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { framedWidget, launchBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars, fixtureBars, fixtureDates } from '../support/bars';
 import { CHART_LABELS, chartLabel } from '@/site/chart-plan';
@@ -298,17 +298,17 @@ describe('chart widget', () => {
   it('keyboard focus starts the chart library too, and a range switch before it redraws the first frame from the new bars', async () => {
     const page = await browser.newPage();
     const seen = watch(page);
-    await page.goto(`${app.url}/widgets/chart?range=3mo&locale=en-US`);
-    await page.waitForSelector('.frame path[d^="M"]');
+    const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo&locale=en-US`);
+    await frame.waitForSelector('.frame path[d^="M"]');
     // A range switch by script (no pointer, no focus): the frame follows the 1Y answer.
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
-    await page.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
-    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
-    expect(await page.textContent('[data-f="hi"]')).toBe(usd(Math.max(...year)));
-    expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
-    expect(await page.$('canvas')).toBeNull();
+    await frame.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
+    await expect.poll(() => frame.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
+    expect(await frame.textContent('[data-f="hi"]')).toBe(usd(Math.max(...year)));
+    expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    expect(await frame.$('canvas')).toBeNull();
     await page.keyboard.press('Tab');
-    await page.waitForSelector('canvas');
+    await frame.waitForSelector('canvas');
     expect(seen.errors).toEqual([]);
     await page.close();
   });
@@ -324,8 +324,8 @@ describe('chart widget', () => {
       asked.push(u.pathname + u.search);
       firstAskAt ||= Date.now();
     });
-    await page.goto(`${app.url}/widgets/chart?range=3mo`);
-    await page.waitForSelector('.frame path[d^="M"]');
+    const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
+    await frame.waitForSelector('.frame path[d^="M"]');
     const count = (part: string) => asked.filter((u) => u.includes(part)).length;
     expect(count('range=3mo')).toBe(1);
     // The page's clock runs at the real pace until fast-forwarded, and a loaded machine can take seconds
@@ -335,7 +335,7 @@ describe('chart widget', () => {
     await page.clock.fastForward(2_000);
     await expect.poll(() => count('range=3mo')).toBe(2);
     // Switched to one day of gold: the recorded series, asked for at once and then every 2 minutes.
-    await page.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
+    await frame.$eval('button[data-range="1d"]', (b) => (b as HTMLButtonElement).click());
     await expect.poll(() => count('/api/v1/intraday')).toBe(1);
     for (const n of [2, 3]) {
       await page.clock.fastForward(121_000);
@@ -353,13 +353,13 @@ describe('chart widget', () => {
     });
     const asked: string[] = [];
     page.on('request', (r) => asked.push(r.url()));
-    await page.goto(`${app.url}/widgets/chart?range=3mo`);
+    const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
     await expect.poll(() => asked.some((u) => u.includes('range=3mo'))).toBe(true);
-    await page.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
+    await frame.$eval('button[data-range="1y"]', (b) => (b as HTMLButtonElement).click());
     await expect.poll(() => asked.some((u) => u.includes('range=1y'))).toBe(true);
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
-    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
-    expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    await expect.poll(() => frame.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
+    expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
     await page.close();
   });
 
@@ -367,15 +367,15 @@ describe('chart widget', () => {
     const page = await browser.newPage();
     const seen = watch(page);
     await page.route(/\/w\/chunk\.[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
-    await page.goto(`${app.url}/widgets/chart?range=3mo`);
-    await page.waitForSelector('.frame path[d^="M"]');
-    await page.hover('[data-f="chart"]');
+    const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
+    await frame.waitForSelector('.frame path[d^="M"]');
+    await frame.hover('[data-f="chart"]');
     await expect.poll(() => seen.failed.filter((f) => /\/w\/chunk\./.test(f)).length).toBe(1);
-    expect(await page.$('canvas')).toBeNull();
+    expect(await frame.$('canvas')).toBeNull();
     const year: number[] = (await app.json('/api/v1/chart?symbol=xau&range=1y&interval=1d')).body.points.map((p: { c: number }) => p.c);
-    await page.click('button[data-range="1y"]');
-    await expect.poll(() => page.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
-    expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
+    await frame.click('button[data-range="1y"]');
+    await expect.poll(() => frame.textContent('[data-f="lo"]')).toBe(usd(Math.min(...year)));
+    expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(year.length);
     // The browser logs the refused download itself; the script throws nothing.
     expect(seen.errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
     await page.close();
@@ -387,10 +387,10 @@ describe('chart widget', () => {
     const a = await App.start({ env: f.env() });
     try {
       const page = await browser.newPage();
-      await page.goto(`${a.url}/widgets/chart?symbol=oil&range=3mo`);
-      await expect.poll(() => page.textContent('[data-f="cross"]')).toBe(STRINGS.en.chartUnavailable);
-      expect(await page.getAttribute('.frame path', 'd')).toBe('');
-      expect(await page.textContent('[data-f="hi"]')).toBe('');
+      const frame = await framedWidget(page, host, `${a.url}/widgets/chart?symbol=oil&range=3mo`);
+      await expect.poll(() => frame.textContent('[data-f="cross"]')).toBe(STRINGS.en.chartUnavailable);
+      expect(await frame.getAttribute('.frame path', 'd')).toBe('');
+      expect(await frame.textContent('[data-f="hi"]')).toBe('');
       await page.close();
     } finally {
       await a.stop();
@@ -426,22 +426,22 @@ describe('chart widget', () => {
     page.on('request', (r) => requests.push(r.url()));
     try {
       // 1M (from 17 March): the spot bars cover it; the line is their closes from that date, and says so.
-      await page.goto(`${a.url}/widgets/chart?range=1mo&locale=de-DE`);
+      let frame = await framedWidget(page, host, `${a.url}/widgets/chart?range=1mo&locale=de-DE`);
       // The imported closes, then today's session, recorded from the spot price the page's headline served.
       const today = (await a.json('/api/v1/spot?compact=1')).body.spot_usd_oz;
       const closes = [...fixtureBars(dates.filter((d) => d >= '2026-03-17')).map((b) => b.c), today];
-      await page.waitForSelector('.frame path[d^="M"]');
-      expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(closes.length);
-      expect(await page.textContent('[data-f="hi"]')).toBe(
+      await frame.waitForSelector('.frame path[d^="M"]');
+      expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)).toHaveLength(closes.length);
+      expect(await frame.textContent('[data-f="hi"]')).toBe(
         new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'USD' }).format(Math.max(...closes)),
       );
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineSpot} · USD/${STRINGS.de.abbrOz}`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineSpot} · USD/${STRINGS.de.abbrOz}`);
       expect(requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-03-17'))).toBe(true);
       expect(requests.some((u) => u.includes('/api/v1/chart'))).toBe(false);
       // 3M reaches back before the first bar: the futures bars of the range, named as futures beside the spot headline.
-      await page.click('button[data-range="3mo"]');
+      await frame.click('button[data-range="3mo"]');
       await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo'))).toBe(true);
-      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · USD/${STRINGS.de.abbrOz}`);
+      await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · USD/${STRINGS.de.abbrOz}`);
       expect(requests.filter((u) => u.includes('/api/v1/history') && !u.includes('from='))).toEqual([]);
       // And a page opened on that range says it from the start, with no script at all.
       const plain = await browser.newPage({ javaScriptEnabled: false });
@@ -449,8 +449,8 @@ describe('chart widget', () => {
       expect(await plain.textContent('[data-f="line"]')).toBe(`${STRINGS.ja.lineFutures} · USD/${STRINGS.ja.abbrOz}`);
       await plain.close();
       // In euros per gram, the futures come from the history endpoint, converted, from the window's start only.
-      await page.goto(`${a.url}/widgets/chart?range=1y&locale=de-DE&currency=EUR&unit=gram`);
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · EUR/${STRINGS.de.abbrGram}`);
+      frame = await framedWidget(page, host, `${a.url}/widgets/chart?range=1y&locale=de-DE&currency=EUR&unit=gram`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.de.lineFutures} · EUR/${STRINGS.de.abbrGram}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2025-04-16&currency=EUR&unit=gram'))).toBe(true);
       expect(seen.errors).toEqual([]);
     } finally {
@@ -473,14 +473,14 @@ describe('chart widget', () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     try {
-      await page.goto(`${a.url}/widgets/chart?range=3mo&locale=en-US`);
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineFutures} · USD/${STRINGS.en.abbrOz}`);
+      const frame = await framedWidget(page, host, `${a.url}/widgets/chart?range=3mo&locale=en-US`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineFutures} · USD/${STRINGS.en.abbrOz}`);
       await expect.poll(() => requests.some((u) => u.includes('/api/v1/chart?symbol=xau&range=3mo&interval=1d'))).toBe(true);
       // Drawn: the futures closes of the three months, not a handful of spot bars.
-      await page.waitForSelector('.frame path[d^="M"]');
-      expect((await page.getAttribute('.frame path', 'd'))!.match(/[ML]/g)!.length).toBeGreaterThan(40);
-      await page.click('button[data-range="5d"]');
-      await expect.poll(() => page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
+      await frame.waitForSelector('.frame path[d^="M"]');
+      expect((await frame.getAttribute('.frame path', 'd'))!.match(/[ML]/g)!.length).toBeGreaterThan(40);
+      await frame.click('button[data-range="5d"]');
+      await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-04-09'))).toBe(true);
       // The landing's chart says futures over the same three months, and asks from their start.
       await page.goto(a.url);
@@ -512,10 +512,10 @@ describe('chart widget', () => {
     });
     const page = await browser.newPage();
     try {
-      await page.goto(`${a.url}/widgets/chart?range=1mo&locale=en-US`);
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
-      await page.waitForSelector('.frame path[d^="M"]');
-      const d = (await page.getAttribute('.frame path', 'd'))!;
+      const frame = await framedWidget(page, host, `${a.url}/widgets/chart?range=1mo&locale=en-US`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
+      await frame.waitForSelector('.frame path[d^="M"]');
+      const d = (await frame.getAttribute('.frame path', 'd'))!;
       // Two runs of line: up to Friday 20 March, and again from Monday 30 March; the gap spans a week and more of the width.
       const moves = [...d.matchAll(/M([\d.]+) /g)].map((m) => Number(m[1]));
       expect(moves).toHaveLength(2);
@@ -534,13 +534,13 @@ describe('chart widget', () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     try {
-      await page.goto(`${app.url}/widgets/chart?range=max&locale=en-US`);
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · USD/${STRINGS.en.abbrOz}`);
+      let frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=max&locale=en-US`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · USD/${STRINGS.en.abbrOz}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau'))).toBe(true);
-      await page.waitForSelector('.frame path[d^="M"]');
-      expect(await page.textContent('[data-f="t0"]')).toContain('1960');
-      await page.goto(`${app.url}/widgets/chart?range=max&locale=en-US&currency=EUR&unit=gram`);
-      expect(await page.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · EUR/${STRINGS.en.abbrGram}`);
+      await frame.waitForSelector('.frame path[d^="M"]');
+      expect(await frame.textContent('[data-f="t0"]')).toContain('1960');
+      frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=max&locale=en-US&currency=EUR&unit=gram`);
+      expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · EUR/${STRINGS.en.abbrGram}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram'))).toBe(true);
       await page.goto(app.url);
       await page.click('#mini-chart button[data-range="max"]');
@@ -744,11 +744,11 @@ describe('weight budgets (gzip, as downloaded in Chromium)', () => {
         const s = await req.sizes();
         sizes.push({ type: req.resourceType(), bytes: s.responseBodySize, url: req.url() });
       });
-      await page.goto(`${app.url}/widgets/${name}`);
+      const frame = await framedWidget(page, host, `${app.url}/widgets/${name}`);
       await page.waitForLoadState('networkidle');
       if (library) {
-        await page.hover('[data-f="chart"]');
-        await page.waitForSelector('canvas');
+        await frame.hover('[data-f="chart"]');
+        await frame.waitForSelector('canvas');
         await page.waitForLoadState('networkidle');
         await expect.poll(() => sizes.filter((s) => s.type === 'script').length).toBe(2);
       }

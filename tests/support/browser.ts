@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { HostSite } from './host';
 
-// Real Chromium for browser tests: Debian's build (Playwright cannot download its own here).
-// CHROMIUM_PATH overrides the binary.
+// Real Chromium for browser tests: Debian's headless shell (chromium-headless-shell), the same engine as its
+// `chromium` without the browser around it, about half the CPU for the same pages (BENCHMARKS §18). Playwright
+// cannot download its own here. CHROMIUM_PATH overrides the binary (Debian's `chromium` passes the tests too).
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
+/** The whole browser, for what measures a reader's Chrome (Lighthouse, bench/lighthouse.ts); CHROMIUM_PATH overrides it too. */
+export const FULL_CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -13,6 +17,24 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * A widget in a frame on a publisher's page, below the page's first line, as readers meet it. The headless shell
+ * rests its pointer at the page's top-left corner (0, 0) and sends a pointerover there when a page loads, as a
+ * desktop browser does for a reader whose mouse rests over it: a chart widget filling the page would take that for
+ * a reader reaching for it and start its library. Framed below the corner, the widget sees a pointer only when a
+ * test moves one there.
+ */
+export async function framedWidget(page: Page, host: HostSite, src: string, size = { width: 480, height: 420 }): Promise<Frame> {
+  await page.goto(
+    host.page(
+      `<p style="margin:0;height:40px">Publisher</p><iframe src="${src}" style="width:${size.width}px;height:${size.height}px;border:0"></iframe>`,
+    ),
+  );
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  if (!frame) throw new Error(`no frame for ${src}`);
+  return frame;
 }
 
 /** Console errors and failed requests of a page, for "renders cleanly" assertions. */
