@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // Integration tests run against the production build that `npm test` makes first.
@@ -7,4 +8,14 @@ export default function setup() {
   if (!fs.existsSync(path.resolve(__dirname, '../..', dist, 'BUILD_ID'))) {
     throw new Error(`No build in ${dist}/: run \`npm test\` (it builds first) or \`npm run build\`.`);
   }
+  // Every temporary folder of the run (each app's store, imported files, Chromium's profiles) is made in one folder,
+  // removed when the run ends, so runs leave nothing behind. The test processes and what they start inherit TMPDIR.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-test-run-'));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  return () => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
 }
