@@ -34,7 +34,7 @@ process.env.NODE_ENV = 'production';
 module.enableCompileCache();
 // Next gets the configuration this build resolved (required-server-files.json), as its own standalone server does,
 // rather than resolving next.config.ts again at each start: that loads the SWC compiler to transpile it and hashes
-// every source file for SITE_BUILD (about 0.2 s of CPU per start, BENCHMARKS §18), and could describe sources
+// every source file for SITE_BUILD (about 0.3 s of CPU per start, BENCHMARKS §18), and could describe sources
 // changed since the build.
 process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(
   JSON.parse(fs.readFileSync(path.join(root, distDir, 'required-server-files.json'), 'utf8')).config,
