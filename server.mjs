@@ -35,10 +35,11 @@ module.enableCompileCache();
 // Next gets the configuration this build resolved (required-server-files.json), as its own standalone server does,
 // rather than resolving next.config.ts again at each start: that loads the SWC compiler to transpile it and hashes
 // every source file for SITE_BUILD (about 0.3 s of CPU per start, BENCHMARKS §18), and could describe sources
-// changed since the build.
-process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(
-  JSON.parse(fs.readFileSync(path.join(root, distDir, 'required-server-files.json'), 'utf8')).config,
-);
+// changed since the build. A build folder without that file (not one `next build` writes) leaves Next to resolve it.
+const resolvedConfig = path.join(root, distDir, 'required-server-files.json');
+if (fs.existsSync(resolvedConfig)) {
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(fs.readFileSync(resolvedConfig, 'utf8')).config);
+}
 const { default: next } = await import('next');
 // Next hooks its WebSocket upgrade handler (development reloading and proxied rewrites, neither used
 // here) onto the server of the first request it sees, and that handler drops every request asking to

@@ -4,12 +4,14 @@
 // with apt-get; otherwise says what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 const missing = [];
-if (!fs.existsSync(chromium)) missing.push(process.env.CHROMIUM_PATH ? 'chromium' : 'chromium-headless-shell');
+// The package is named by the binary asked for: a CHROMIUM_PATH naming a headless shell elsewhere still gets the shell.
+if (!fs.existsSync(chromium)) missing.push(path.basename(chromium) === 'chromium-headless-shell' ? 'chromium-headless-shell' : 'chromium');
 if (!has('redis-server')) missing.push('redis-server');
 
 if (missing.length > 0) {
