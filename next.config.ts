@@ -44,7 +44,7 @@ const nextConfig: NextConfig = {
   // Tests build into their own folder so a developer's `.next` is never clobbered.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Each route's code loads on its first request, not all at start: an instance holds about 64 MiB less and a start
-  // costs about 0.4 s less CPU, for 60–130 ms more on a route's first answer (BENCHMARKS §19).
+  // costs about 0.6 s less CPU, for 60–130 ms more on a route's first answer (BENCHMARKS §19).
   experimental: { preloadEntriesOnStart: false },
   async headers() {
     return [
