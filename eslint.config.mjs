@@ -53,9 +53,11 @@ const config = [
     },
   },
   {
-    // Circles are looked for in the service's code; tests and benchmarks are leaves nothing imports.
+    // Circles are looked for in the service's code; tests and benchmarks are leaves nothing imports. Without the
+    // rule's precomputed components (disableScc), which map every package's types too, ignoreExternal keeps the walk in
+    // our own files: the rule took 24 of eslint's 36 s on a fresh checkout, 6 s now, and finds the same circles.
     files: ['lib/**', 'app/**', 'pages/**', 'site/**', 'widgets/**', 'server/**', 'scripts/**', '*.ts', '*.mjs'],
-    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true, disableScc: true }] },
   },
   {
     // A test reads JSON bodies whose shape it then asserts (and tests/support/app.ts checks every
