@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The integration files that take longest, longest first (their times in BENCHMARKS §11's runs). With
- * three files at a time, a long file started last is a run that ends on one busy worker; started first,
+ * four files at a time, a long file started last is a run that ends on one busy worker; started first,
  * the short files fill in around it. A fresh clone has no timings of its own (the runner would order
  * by file size), and a list gone stale costs only time.
  */
@@ -37,17 +37,21 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-// Two projects: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
-// answers in seconds; `integration` starts the built app, redis-server and Chromium. `npm test`
-// builds first and runs both.
+/** Integration files that run the data core inside the test process (see the `in-process` project below). */
+const IN_PROCESS = ['tests/integration/prices/bars-observed.test.ts'];
+
+// Two kinds of project: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
+// answers in seconds; `integration` and `in-process` start the built app, redis-server and Chromium.
+// `npm test` builds first and runs them all.
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     // Integration files each start their own `next start` and spend much of their time waiting (TTLs,
-    // timeouts, a sampler's interval), so three at a time keep a 2-core machine busy (BENCHMARKS §11).
+    // timeouts, a sampler's interval), so four at a time keep a 2-core machine busy; six were no faster
+    // (BENCHMARKS §20). Unit files, four threads at a time too, run first and alone.
     // Tests that bound a time load the route and warm the upstream first, untimed, so the bound holds
     // what it names and not a cold start slowed by the other files.
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     // The JSON report lets CI print one plain summary line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
@@ -65,12 +69,29 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 4, sequence: { groupOrder: 0 } },
       },
+      // One process per worker runs file after file: the test process's own start (the runner, Playwright, the
+      // MCP client, the compiled contract validators) is paid once per worker rather than once per file, about
+      // 100 s of CPU a run (BENCHMARKS §20). These files share nothing through module state: each starts its own apps,
+      // fakes and browser, and what support modules keep is read-only (parsed fixtures, compiled schemas).
       {
         extends: true,
         test: {
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts', 'tests/browser/**/*.test.ts'],
+          exclude: IN_PROCESS,
+          isolate: false,
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+      // Files that load the data core into the test process and change its environment, globals and module
+      // registry (instances simulated in-process): each in a process of its own.
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          sequence: { groupOrder: 1 },
+          include: IN_PROCESS,
           globalSetup: ['tests/support/global-setup.ts'],
         },
       },
