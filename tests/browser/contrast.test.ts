@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser } from '../support/browser';
+import { framedWidget, launchBrowser, releaseBrowser } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
 import { realChartHandler } from '../support/yahoo';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   host = await HostSite.start();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await host?.close();
   await app?.stop();
   await fake?.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
 import { App } from '../support/app';
-import { launchBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await host?.close();
   await app?.stop();
   await fake?.close();

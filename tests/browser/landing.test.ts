@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
@@ -15,7 +15,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
 });
 
 describe('/favicon.ico', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { streamCurl, streamEventSource } from '@/site/stream-snippets';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser } from '../support/browser';
+import { framedWidget, launchBrowser, releaseBrowser } from '../support/browser';
 import { sleep } from '../support/expect';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await host?.close();
   await app?.stop();
   await fake?.close();

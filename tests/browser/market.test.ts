@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, releaseBrowser } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt, WEEKEND_DAY } from '../support/market';
 import { fill } from '@/widgets/format';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await app?.stop();
   await fake?.close();
 });

@@ -10,7 +10,7 @@ import { STRINGS } from '@/widgets/i18n';
 import { App, ROOT } from '../support/app';
 import { hostState, HOST_ORIGIN, openHost, VIEW_ORIGIN, type Hosted } from '../support/apps';
 import { dataDirWithBars } from '../support/bars';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { fixture, FakeUpstream } from '../support/fake-upstream';
 import { GRAMS_PER_OZ } from '@/lib/reference/units';
 import { marketClockAt } from '../support/market';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await client?.close();
   await app?.stop();
   await fake?.close();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { fill } from '@/widgets/format';
 import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { fixture, FakeUpstream, PRIMARY_FIXTURE } from '../support/fake-upstream';
 
 // The converter in tola with Indian rupees, and the price widget for platinum in two languages, as a
@@ -19,7 +19,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await app?.stop();
   await fake?.close();
 });

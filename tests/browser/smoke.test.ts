@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { realChartHandler } from '../support/yahoo';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await app?.stop();
   await fake?.close();
 });

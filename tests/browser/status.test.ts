@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { UPSTREAMS } from '@/lib/sources/upstreams';
 import { App } from '../support/app';
-import { launchBrowser, seriousViolations, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
 import { sleep, waitFor } from '../support/expect';
 import { FakeUpstream } from '../support/fake-upstream';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await app?.stop();
   await fake?.close();
 });

@@ -3,7 +3,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { fill } from '@/widgets/format';
 import { STRINGS, type Language } from '@/widgets/i18n';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser, reusedPage, watch } from '../support/browser';
+import { framedWidget, launchBrowser, releaseBrowser, reusedPage, watch } from '../support/browser';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   host = await HostSite.start();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await host?.close();
   await app?.stop();
   await fake?.close();

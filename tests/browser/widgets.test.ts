@@ -4,7 +4,7 @@ import { fill } from '@/widgets/format';
 import { STRINGS } from '@/widgets/i18n';
 import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser, watch } from '../support/browser';
+import { framedWidget, launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars, fixtureBars, fixtureDates } from '../support/bars';
 import { CHART_LABELS, chartLabel } from '@/site/chart-plan';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await host?.close();
   await app?.stop();
   await fake?.close();
