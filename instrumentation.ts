@@ -12,7 +12,8 @@ export async function register() {
     for (const feed of Object.values(feeds)) void feed.read();
   }
   // The in-process sampler of a self-hosted server (on Vercel, Vercel Cron calls /api/cron/sample; see vercel.json).
-  if (!process.env.VERCEL) {
+  // Its code (prices, sources, the series) loads only where it runs.
+  if (!process.env.VERCEL && config.samplerEnabled()) {
     const { startSampler } = await import('./lib/series/sampler');
     startSampler();
   }
