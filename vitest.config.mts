@@ -2,34 +2,59 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The integration files that take longest, longest first (their times in BENCHMARKS §11's runs). With
- * four files at a time, a long file started last is a run that ends on one busy worker; started first,
- * the short files fill in around it. A fresh clone has no timings of its own (the runner would order
- * by file size), and a list gone stale costs only time.
+ * Test files that take more than a few seconds, longest first within each project (their times in a run at four
+ * files at a time, BENCHMARKS §20). A long file started last is a run that ends on one busy worker; started first,
+ * the short files fill in around it. A fresh clone has no timings of its own (the runner would order by file size,
+ * and left a fresh clone's run 30–40 s longer than the same run in a checkout with timings), and a list gone stale
+ * costs only time.
  */
 const LONGEST = [
-  'prices/spot-states',
-  'mcp/mcp',
-  'store/kv',
-  'prices/two-sources',
+  'integration/prices/spot-states',
   'browser/widgets',
-  'prices/metals',
+  'integration/store/kv',
   'browser/docs',
-  'http/stream',
-  'browser/widget-languages',
-  'series/intraday',
+  'integration/prices/two-sources',
   'browser/live',
-  'store/data-dir',
-  'prices/movement',
+  'integration/http/stream',
+  'browser/widget-languages',
+  'integration/series/intraday',
+  'integration/prices/movement',
+  'integration/prices/metals',
+  'browser/mcp-apps',
+  'integration/mcp/mcp',
   'browser/contrast',
   'browser/landing',
-  'series/spot-history',
-].map((name) => `/${name}.test.ts`);
+  'integration/series/spot-history',
+  'integration/docs/openapi-tools',
+  'integration/status/status',
+  'integration/store/data-dir',
+  'integration/http/origin',
+  'integration/series/chart',
+  'integration/store/store',
+  'integration/mcp/mcp-batch',
+  'integration/mcp/mcp-conformance',
+  'integration/server/response-cache',
+  'integration/http/methods',
+  'integration/server/page-validators',
+  'integration/series/history',
+  'integration/reserves/reserves',
+  'integration/series/csv',
+  'unit/store/store',
+  'unit/http/conditional',
+  'unit/server/response-cache',
+  'unit/server/response-cache-memory',
+  'unit/series/history-currency',
+  'unit/series/monthly',
+  'unit/layout/lint-layers',
+  'unit/series/sampler',
+  'unit/series/spot-series',
+  'unit/sources/worldbank',
+].map((name) => `tests/${name}.test.ts`);
 
 class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
-      const i = LONGEST.findIndex((end) => f.moduleId.endsWith(end));
+      const i = LONGEST.findIndex((end) => f.moduleId.endsWith(`/${end}`));
       return i === -1 ? LONGEST.length : i;
     };
     // The runner's order first (projects by group, then its own); a stable sort keeps it among equals.
