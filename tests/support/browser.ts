@@ -20,8 +20,9 @@ let launched: Promise<Browser> | undefined;
  * worker ends, Chromium ends with it (its pipe to the process closes).
  *
  * Site isolation is off (`--disable-site-isolation-trials`): a publisher's page and its widget frames share one
- * renderer instead of one process per site, which saves the tests about a tenth of Chromium's CPU. What a page can
- * see is unchanged: origins, storage partitions, Web Locks and BroadcastChannel keep their rules in either model.
+ * renderer instead of one process per site: the two largest browser files took 6% less CPU (BENCHMARKS §20). What a
+ * page can see is unchanged: origins, storage partitions, Web Locks and BroadcastChannel keep their rules in either
+ * model. bench/app.ts's widget timings run in the same browser.
  */
 export async function launchBrowser(): Promise<Browser> {
   const running = await launched?.catch(() => undefined);
