@@ -96,8 +96,9 @@ export default defineConfig({
       },
       // One process per worker runs file after file: the test process's own start (the runner, Playwright, the
       // MCP client, the compiled contract validators) is paid once per worker rather than once per file, about
-      // 100 s of CPU a run (BENCHMARKS §20). These files share nothing through module state: each starts its own apps,
-      // fakes and browser, and what support modules keep is read-only (parsed fixtures, compiled schemas).
+      // 100 s of CPU a run (BENCHMARKS §20). These files share nothing through module state: each starts its own apps
+      // and fakes and opens its own browser pages (the browser is the worker's, tests/support/browser.ts), and what
+      // support modules keep is read-only (parsed fixtures, compiled schemas).
       {
         extends: true,
         test: {
