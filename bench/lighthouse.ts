@@ -6,7 +6,7 @@ import os from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import type { Flags, Result } from 'lighthouse';
 import { App } from '../tests/support/app';
-import { FULL_CHROMIUM_PATH } from '../tests/support/browser';
+import { CHROMIUM_QUIET_FLAGS, FULL_CHROMIUM_PATH } from '../tests/support/browser';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { realChartHandler } from '../tests/support/yahoo';
 
@@ -36,19 +36,9 @@ const ALL_PAGES: [path: string, kind: keyof typeof PERFORMANCE_TARGET][] = [
 const only = process.env.LH_PAGES?.split(',');
 const PAGES = only ? ALL_PAGES.filter(([path]) => only.includes(path)) : ALL_PAGES;
 
-// Debian's Chromium, headless, as root on a closed network: no sandbox, no GPU, and nothing of its own
-// that phones out. The resolver answers "not found" for every name, so the only place it can reach is
-// the app on loopback (chrome-launcher adds its own quiet defaults on top).
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
+// Debian's Chromium, headless, with the tests' quiet flags. The resolver answers "not found" for every name, so the
+// only place it can reach is the app on loopback (chrome-launcher adds its own quiet defaults on top).
+const CHROMIUM_FLAGS = ['--headless=new', ...CHROMIUM_QUIET_FLAGS, '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 interface PageRuns {
   path: string;

@@ -11,6 +11,16 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium-hea
 /** The whole browser, for what measures a reader's Chrome (Lighthouse, bench/lighthouse.ts); CHROMIUM_PATH overrides it too. */
 export const FULL_CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
+/** Chromium as root on a closed network: no sandbox, no GPU, and nothing of its own that phones out. */
+export const CHROMIUM_QUIET_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 let launched: Promise<Browser> | undefined;
 
 /**
@@ -30,15 +40,7 @@ export async function launchBrowser(): Promise<Browser> {
   launched = chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-site-isolation-trials',
-    ],
+    args: [...CHROMIUM_QUIET_FLAGS, '--disable-site-isolation-trials'],
   });
   return launched;
 }
