@@ -20,10 +20,25 @@ export default function setup() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-test-run-'));
   const before = process.env.TMPDIR;
   process.env[RUN_DIR] = process.env.TMPDIR = tmp;
-  return () => {
+  return async () => {
     if (before === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = before;
     delete process.env[RUN_DIR];
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await removeRunDir(tmp);
   };
+}
+
+/**
+ * Removes the run's folder. A worker's Chromium (tests/support/browser.ts) ends when its worker does, and can still be
+ * writing and removing its profile here while this runs: a removal that meets an entry changing under it returns
+ * without an error and leaves the rest (measured: the folder whole, stores and all, after a busy run). So it tries
+ * again until the folder is gone, for up to 10 s, and names the folder if it is still there.
+ */
+async function removeRunDir(dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (!fs.existsSync(dir)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  console.error(`The test run's temporary folder could not be removed: ${dir}`);
 }
