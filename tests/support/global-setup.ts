@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
 
 /** The run's temporary folder, once the first project's setup has made it. */
 const RUN_DIR = 'GOLDAPI_TEST_RUN_DIR';
@@ -38,7 +39,7 @@ async function removeRunDir(dir: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
     fs.rmSync(dir, { recursive: true, force: true });
     if (!fs.existsSync(dir)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
   }
   console.error(`The test run's temporary folder could not be removed: ${dir}`);
 }
