@@ -25,13 +25,19 @@ export interface RestRouteOptions {
   /** The state of the route's primary data, for error bodies (must not call upstreams); absent on
    * documents that have none (OpenAPI, llms.txt), whose errors are `{error}` alone. */
   state?: () => Promise<DataState>;
+  /** How an error of GET (or HEAD) answers when not as the JSON `{error, …}` body (`price.txt`: one line of text); a 405 stays JSON, as on every REST path. */
+  errorAs?: ErrorAnswer;
 }
+
+/** An error's answer, from the error and the state of the route's primary data. */
+export type ErrorAnswer = (req: Request, err: unknown, state: DataState) => Response;
 
 type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Handler = (req: Request) => Promise<Response>;
 
 export function restRoute(opts: RestRouteOptions): Record<Exclude<Method, 'HEAD'>, Handler> {
   const fail = errorResponder(opts.state);
+  const failGet = opts.errorAs ? errorResponder(opts.state, opts.errorAs) : fail;
   const notAllowed: Handler = (req) => fail(req, new ApiError(405, 'Method not allowed', {}, { Allow: ALLOW }));
 
   const GET: Handler = async (req) => {
@@ -41,7 +47,7 @@ export function restRoute(opts: RestRouteOptions): Record<Exclude<Method, 'HEAD'
       if (url.search.length > MAX_QUERY_LENGTH) throw new ApiError(414, `Query string longer than ${MAX_QUERY_LENGTH} characters`);
       return await opts.get(req, url);
     } catch (err) {
-      return fail(req, err);
+      return failGet(req, err);
     }
   };
 
@@ -62,9 +68,10 @@ export function unknownApiRoute(state: () => Promise<DataState>): Record<Method,
   return { GET: notFound, HEAD: notFound, OPTIONS: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
-function errorResponder(state?: () => Promise<DataState>) {
+function errorResponder(state?: () => Promise<DataState>, as?: ErrorAnswer) {
   return async (req: Request, err: unknown): Promise<Response> => {
     const current = state ? await state().catch(() => NOTHING) : NOTHING;
+    if (as) return as(req, err, current);
     const { status, body, headers } = errorBody(err, current);
     const { data_state, updated_at, ...plain } = body;
     return sendJson(req, state ? body : plain, { status, headers });
