@@ -28,6 +28,10 @@ export function llmsText(origin: string): string {
       'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
       `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
     '',
+    `One number as text for a spreadsheet cell, Home Assistant or a shell: \`${origin}/api/v1/price.txt?metal=gold&currency=EUR&unit=gram&karat=18\` answers one number and a newline ` +
+      "(spot's own figure and rounding; `metal` gold, silver, platinum or palladium; `karat` gold only), the state in the `X-Data-State` and `X-Updated-At` headers " +
+      `(stale is the last real price, still 200; never seen is 503 \`unavailable\`). Recipes that work as written (Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana, curl and jq): ${origin}/docs/recipes.`,
+    '',
     'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +
       "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date). " +
       'Three series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +
@@ -66,6 +70,7 @@ export function llmsText(origin: string): string {
     '## Docs',
     '',
     `- [Documentation](${origin}/docs): API reference, freshness rules, data sources`,
+    `- [Recipes](${origin}/docs/recipes): the price and the history in Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana and the shell, each checked against the running service`,
     '',
     '## Status and operations',
     '',

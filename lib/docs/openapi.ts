@@ -17,6 +17,7 @@ import { UNITS } from '../reference/units';
 import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../http/cache';
 import { unwrap } from '../schemas/query-fields';
 import { PriceEvent, RETRY_MS, StreamQuery } from '../schemas/stream';
+import { PriceTextQuery } from '../schemas/price';
 import streamExample from '../data/examples/stream.json';
 import statusExample from '../data/examples/status.json';
 import { Status } from '../schemas/status';
@@ -42,6 +43,8 @@ export interface Operation {
   csv?: Table<never>;
   /** A `.csv` twin: its 200 is `text/csv` alone (example: the CSV text), so a generated client types it as a string. */
   csvOnly?: boolean;
+  /** Its 200 is one line of `text/plain` (example: the text), its freshness in headers, and its errors one line of text too, but 405 (JSON, as on every path). */
+  textOnly?: boolean;
 }
 
 const COMMON_ERRORS = {
@@ -73,6 +76,29 @@ const BASE_OPERATIONS: Operation[] = [
       503: 'Both gold sources are down and no real price has been seen yet',
     },
     cache: 'spot',
+  },
+  {
+    path: '/api/v1/price.txt',
+    operationId: 'getPriceText',
+    summary: 'One price as text, for a spreadsheet cell, Home Assistant or a shell',
+    description:
+      `One number and a newline (\`${spotExample.xau.price}\\n\`): the price of \`metal\` (${listed(METALS.map((m) => m.id))}) in \`currency\` per \`unit\`, ` +
+      'exactly the figure spot answers (`xau.price`, with `karat` its entry of `karats`; another metal its USD price converted and rounded as `xau.price`), ' +
+      'from the same served price. The freshness is in the `X-Data-State` header (the metal’s own state: `stale` is the last real price, still a 200) ' +
+      'and `X-Updated-At`. Errors are one line of text too: 503 `unavailable` when no real price of the metal has been seen yet, 400 naming the valid values; ' +
+      'only a 405 is JSON. Cached and revalidated as spot; unknown parameters are ignored, so a cache-buster passes. ' +
+      'Spreadsheets: `=IMPORTDATA(url)` (Google Sheets) or `=WEBSERVICE(url)` (Excel) fill one cell; recipes at /docs/recipes.',
+    tag: 'Prices',
+    query: PriceTextQuery,
+    ok: { schema: z.string(), description: 'The price, one line of text (stale: the last real price)', example: `${spotExample.xau.price}\n` },
+    errors: {
+      400: 'One line of text: an unsupported currency, unit, metal or karat (a karat with a metal other than gold), or a parameter given twice, with the valid values',
+      405: COMMON_ERRORS[405],
+      414: 'One line of text: the query string is longer than 2,048 characters',
+      503: 'The text `unavailable`: both sources of the metal are down and no real price of it has been seen yet',
+    },
+    cache: 'spot',
+    textOnly: true,
   },
   {
     path: '/api/v1/intraday',
@@ -420,6 +446,15 @@ function streamPath(): Json {
   };
 }
 
+/** The freshness of a text answer (`price.txt`), in headers as on the CSV answers. */
+const TEXT_STATE_HEADERS: Json = {
+  'X-Data-State': {
+    description: 'The status of the metal’s `data_state`: `fresh`, `stale` (the last real price) or `unavailable`',
+    schema: { type: 'string', enum: ['fresh', 'stale', 'unavailable'] },
+  },
+  'X-Updated-At': { description: 'When the answer was generated (ISO 8601)', schema: { type: 'string', format: 'date-time' } },
+};
+
 /** Revalidation: the request headers a client that holds an answer sends. */
 const CONDITIONAL_PARAMETERS: Json[] = [
   {
@@ -442,8 +477,13 @@ export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
     const content: Json = {};
-    if (!op.csvOnly) content['application/json'] = { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) };
+    if (!op.csvOnly && !op.textOnly)
+      content['application/json'] = { schema: jsonSchema(op.ok.schema), ...(op.ok.example ? { example: op.ok.example } : {}) };
     const headers = cachingHeaders(op);
+    if (op.textOnly) {
+      content['text/plain'] = { schema: { type: 'string', description: 'One number and a newline' }, example: op.ok.example };
+      Object.assign(headers, TEXT_STATE_HEADERS);
+    }
     if (op.csv) {
       const sample = op.csvOnly ? op.ok.example : op.ok.example && csvSample(op.csv, op.ok.example);
       const header = `a header row \`${op.csv.columns.join(',')}\` and one row per point, times ISO 8601 UTC`;
@@ -464,13 +504,16 @@ export function openApiDocument(origin: string): Json {
     const notModified = {
       description:
         'Not modified: the answer your `If-None-Match` or `If-Modified-Since` names is current. No body; the same caching headers and validators',
-      headers: cachingHeaders(op),
+      headers: { ...cachingHeaders(op), ...(op.textOnly ? TEXT_STATE_HEADERS : {}) },
     };
     const responses: Json = { 200: { description: op.ok.description, headers, content }, 304: notModified };
     // HEAD answers as GET would, headers only.
     const headResponses: Json = { 200: { description: `${op.ok.description}: headers only`, headers }, 304: notModified };
     for (const [status, description] of Object.entries(op.errors)) {
-      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+      responses[status] =
+        op.textOnly && status !== '405'
+          ? { description, headers: TEXT_STATE_HEADERS, content: { 'text/plain': { schema: { type: 'string', description: 'One line of text' } } } }
+          : { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
       headResponses[status] = { description: `${description}: headers only` };
     }
     const params = [

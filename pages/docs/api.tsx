@@ -180,7 +180,7 @@ export default function ApiReference({ origin }: OriginProps) {
             <Params params={get.parameters} />
             <h3>Example</h3>
             <Code title="curl">{`curl '${url}'`}</Code>
-            <Code title="fetch">{`const ${op.csvOnly ? 'csv' : 'body'} = await (await fetch('${url}')).${op.csvOnly ? 'text' : 'json'}();`}</Code>
+            <Code title="fetch">{`const ${op.csvOnly ? 'csv' : op.textOnly ? 'price' : 'body'} = await (await fetch('${url}')).${op.csvOnly || op.textOnly ? 'text' : 'json'}();`}</Code>
             {op.ok.example ? (
               <Code title="Response (a real response of this service, shortened)">
                 {typeof op.ok.example === 'string' ? op.ok.example : JSON.stringify(shorten(op.ok.example), null, 2)}
@@ -191,7 +191,12 @@ export default function ApiReference({ origin }: OriginProps) {
               On 200, <code>Cache-Control: {caching(op, browserCache)}</code> and <code>CDN-Cache-Control: {caching(op, sharedCache)}</code>, with{' '}
               <code>ETag</code> and <code>Last-Modified</code>: send them back in <code>If-None-Match</code> (or <code>If-Modified-Since</code>) and
               an answer you already hold costs a 304 with no body; errors: <code>no-store</code>, no validator.{' '}
-              {op.csvOnly ? (
+              {op.textOnly ? (
+                <>
+                  The freshness is in <code>X-Data-State</code> and <code>X-Updated-At</code>; errors are one line of text too (a 405 is JSON).
+                  Recipes for spreadsheets, Home Assistant and shells: <a href="/docs/recipes">Recipes</a>.
+                </>
+              ) : op.csvOnly ? (
                 <>
                   The freshness is in <code>X-Data-State</code> and <code>X-Updated-At</code>; error bodies are JSON with <code>data_state</code> and{' '}
                   <code>updated_at</code>.

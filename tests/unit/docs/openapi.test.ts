@@ -23,6 +23,8 @@ describe('OpenAPI document', () => {
       expect(op.ok.example, op.path).toBeTruthy();
       // A `.csv` twin's example is CSV text, made from its series' JSON example: it starts with the header row.
       if (op.csvOnly) expect(String(op.ok.example).split('\r\n')[0], op.path).toBe(op.csv!.columns.join(','));
+      // A text answer's example is one number and a newline.
+      else if (op.textOnly) expect(op.ok.example, op.path).toMatch(/^\d+(\.\d+)?\n$/);
       else checkContract(op.path, 200, op.ok.example);
     }
   });

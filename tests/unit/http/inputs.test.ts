@@ -15,6 +15,7 @@ import { OPERATIONS, openApiDocument } from '@/lib/docs/openapi';
 import { ChartQuery } from '@/lib/schemas/chart';
 import { HistoryQuery } from '@/lib/schemas/history';
 import { IntradayQuery } from '@/lib/schemas/intraday';
+import { PriceTextQuery } from '@/lib/schemas/price';
 import { SpotQuery } from '@/lib/schemas/spot';
 
 // One description per input: the query schema is what the route parses with, what the OpenAPI
@@ -143,6 +144,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
     '/api/v1/intraday.csv': IntradayQuery,
     '/api/v1/chart.csv': ChartQuery,
     '/api/v1/history.csv': HistoryQuery,
+    '/api/v1/price.txt': PriceTextQuery,
   } as const;
 
   it('REST accepts every value the OpenAPI document lists and refuses one it does not', () => {
