@@ -14,6 +14,7 @@ const LINKS = [
   ['/docs/mcp', 'MCP'],
   ['/docs/widgets', 'Widgets'],
   ['/docs/data', 'Data & trust'],
+  ['/docs/recipes', 'Recipes'],
 ] as const;
 
 /** The page's title (the site's name follows it) and description; the landing page has the site's own title. */

@@ -10,7 +10,7 @@ import { realChartHandler } from '../support/yahoo';
 
 // The documentation site as a newcomer meets it, in Chromium.
 
-const PAGES = ['/', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog'];
+const PAGES = ['/', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog', '/docs/recipes'];
 
 /** The scripts a page loads, by path, in the order it asks for them. */
 function scriptsOf(page: import('playwright-core').Page): string[] {

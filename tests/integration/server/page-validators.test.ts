@@ -30,7 +30,7 @@ function raw(app: App, path: string, headers: Record<string, string> = {}): Prom
   });
 }
 
-const DOCS = ['/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog'];
+const DOCS = ['/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog', '/docs/recipes'];
 const gold = fixture('goldapi-price-XAU.json');
 const asOf = Math.floor(Date.now() / 1000) * 1000 - 1000;
 
