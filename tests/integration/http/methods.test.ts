@@ -51,6 +51,8 @@ beforeAll(async () => {
     { path: '/api/v1/spot?compact=1', kind: 'rest', get: 200 },
     { path: '/api/v1/reserves', kind: 'rest', get: 200 },
     { path: '/api/v1/intraday.csv', kind: 'rest', get: 200 },
+    // One number as text; a 405 there is the same JSON.
+    { path: '/api/v1/price.txt', kind: 'rest', get: 200 },
     // Without the bearer token the cron route answers 401 by contract.
     { path: '/api/cron/sample', kind: 'rest', get: 401 },
     { path: '/api/openapi.json', kind: 'document', get: 200 },
