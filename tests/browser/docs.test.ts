@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
+import { recipes } from '@/site/recipes';
 import { App } from '../support/app';
 import { launchBrowser, releaseBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
@@ -239,6 +240,22 @@ describe('from the landing page to working code', () => {
       const html = await (await fetch(src)).text();
       // The widget draws the asset the builder named: its series addresses are that symbol's.
       expect(html, symbol).toContain(`/api/v1/chart?symbol=${symbol}&range=`);
+    }
+    await page.close();
+  });
+
+  it('the recipes page shows each recipe with this server’s URLs, and each answers 200 from it', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/docs/recipes`);
+    const code = (await page.locator('main pre').allTextContents()).join('\n');
+    for (const recipe of recipes(app.url)) {
+      expect(await page.locator(`#${recipe.id}`).count(), recipe.id).toBe(1);
+      for (const call of recipe.calls) {
+        expect(code, call.path).toContain(app.url + call.path);
+        const res = await app.get(call.path);
+        await res.arrayBuffer();
+        expect(res.status, call.path).toBe(200);
+      }
     }
     await page.close();
   });
