@@ -78,7 +78,7 @@ export function recipes(origin: string): Recipe[] {
         { title: 'The same in a comma-decimal locale', code: `=IMPORTDATA("${url(PRICE_EUR_GRAM)}", ",", "en_US")` },
         { title: '22-karat gold in rupees per gram', code: `=IMPORTDATA("${url(PRICE_INR_22K)}")` },
         {
-          title: `A year of daily closes in euros (columns ${HISTORY_CSV_EUR.reads.join(', ')}, …)`,
+          title: `A year of daily closes of COMEX gold futures (GC=F) in euros per ounce (columns ${HISTORY_CSV_EUR.reads.join(', ')}, …)`,
           code: `=IMPORTDATA("${url(HISTORY_CSV_EUR)}")`,
         },
       ],
@@ -94,7 +94,7 @@ export function recipes(origin: string): Recipe[] {
       snippets: [
         { title: 'Gold in euros per gram, one cell', code: `=NUMBERVALUE(CLEAN(WEBSERVICE("${url(PRICE_EUR_GRAM)}")), ".")` },
         {
-          title: 'Power Query: a year of daily closes in euros',
+          title: 'Power Query: a year of daily closes of COMEX gold futures (GC=F) in euros per ounce',
           code: [
             'let',
             `    Source = Json.Document(Web.Contents("${url(HISTORY_EUR)}")),`,
@@ -112,7 +112,7 @@ export function recipes(origin: string): Recipe[] {
       title: 'Home Assistant',
       intro:
         'A REST sensor in configuration.yaml. price.txt is the number alone, so the template only makes it a float. The price is cached 30 s at the ' +
-        'source and moves a few times a minute at most: a scan_interval of 300 s (never under 60) is plenty. During an outage the sensor keeps ' +
+        'source, so polling faster gains nothing: a scan_interval of 300 s (never under 60) is plenty. During an outage the sensor keeps ' +
         'the last real price (X-Data-State says stale, which a REST sensor does not see); before any price was seen, it is unavailable.',
       snippets: [
         {
@@ -162,7 +162,8 @@ export function recipes(origin: string): Recipe[] {
       title: 'Grafana',
       intro:
         `With the Infinity data source: type JSON, source URL, the URL below, rows/root "${usHistory.root}", and two columns: "${usHistory.fields[0]}" ` +
-        `as a timestamp and "${usHistory.fields[1]}" as a number. A time series panel then draws the daily closes. The query as it sits in the panel's JSON:`,
+        `as a timestamp and "${usHistory.fields[1]}" as a number. A time series panel then draws the daily closes of COMEX gold futures (GC=F, USD per ounce). ` +
+        "The query as it sits in the panel's JSON:",
       snippets: [
         {
           title: 'Panel query (Infinity)',
@@ -176,7 +177,7 @@ export function recipes(origin: string): Recipe[] {
               root_selector: usHistory.root,
               columns: [
                 { selector: usHistory.fields[0], text: 'Date', type: 'timestamp' },
-                { selector: usHistory.fields[1], text: 'Close (USD/oz)', type: 'number' },
+                { selector: usHistory.fields[1], text: 'GC=F close (USD/oz)', type: 'number' },
               ],
             },
             null,
@@ -198,7 +199,7 @@ export function recipes(origin: string): Recipe[] {
           code: `curl -s '${url(SPOT_EUR_GRAM)}' | jq '{price: ${jq(SPOT_EUR_GRAM.reads[0])}, state: ${jq(SPOT_EUR_GRAM.reads[1])}, as_of: ${jq(SPOT_EUR_GRAM.reads[2])}}'`,
         },
         {
-          title: 'A year of daily closes, one line each',
+          title: 'A year of daily closes of COMEX gold futures (GC=F), one line each',
           code: `curl -s '${url(HISTORY_USD)}' | jq -r '.${usHistory.root}[] | [${usHistory.fields.map((f) => `.${f}`).join(', ')}] | @csv'`,
         },
       ],
