@@ -116,6 +116,8 @@ describe('the served OpenAPI document', () => {
       intradayCsv: { status: 200, type: 'string', header: 'time,price' },
       intradayCsvHead: { status: 200, body: '' },
       chartCsvBadSymbol: { status: 400, error: 'string', valid: true },
+      priceText: { status: 200, type: 'string', line: true, state: 'fresh' },
+      priceTextBad: { status: 400, type: 'string', line: true },
       reserves: { status: 200, firstCountry: 'string' },
       stream: { currency: 'EUR', unit: 'gram', price: 'number', state: 'fresh' },
     });
@@ -129,7 +131,7 @@ describe('the served OpenAPI document', () => {
 function program(baseUrl: string): string {
   return `
 import { client } from './client/client.gen';
-import { getChart, getChartCsv, getHistory, getHistoryCsv, getIntraday, getIntradayCsv, getReserves, getSpot, getStream, headIntradayCsv, headSpot } from './client/sdk.gen';
+import { getChart, getChartCsv, getHistory, getHistoryCsv, getIntraday, getIntradayCsv, getPriceText, getReserves, getSpot, getStream, headIntradayCsv, headSpot } from './client/sdk.gen';
 import type { ErrorBody, GoldPrice, HistoryDay, ChartBar, PriceEvent, Spot } from './client/types.gen';
 
 client.setConfig({ baseUrl: ${JSON.stringify(baseUrl)} });
@@ -209,6 +211,24 @@ async function main() {
   const badCsv = await getChartCsv({ query: { symbol: 'gold' } });
   const csvProblem: ErrorBody | undefined = badCsv.error;
   out.chartCsvBadSymbol = { status: badCsv.response?.status, error: typeof csvProblem?.error, valid: Array.isArray(csvProblem?.valid) };
+
+  // price.txt: one number and a newline, typed as a string; its errors are one line of text, typed as strings too.
+  const priceText = await getPriceText({ query: { currency: 'EUR', unit: 'gram', karat: '18' } });
+  const priceLine: string = priceText.data ?? '';
+  out.priceText = {
+    status: priceText.response?.status,
+    type: typeof priceText.data,
+    line: /^\\d+(\\.\\d+)?\\n$/.test(priceLine),
+    state: priceText.response?.headers.get('x-data-state'),
+  };
+  const badPrice = await getPriceText({ query: { metal: 'silver', karat: '18' } });
+  // A 405 is the JSON ErrorBody of every path; the others are text.
+  const priceProblem: string | ErrorBody | undefined = badPrice.error;
+  out.priceTextBad = {
+    status: badPrice.response?.status,
+    type: typeof priceProblem,
+    line: typeof priceProblem === 'string' && /^[^\\n]+\\n$/.test(priceProblem),
+  };
 
   console.log(JSON.stringify(out));
 }
