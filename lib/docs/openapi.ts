@@ -449,7 +449,8 @@ function streamPath(): Json {
 /** The freshness of a text answer (`price.txt`), in headers as on the CSV answers. */
 const TEXT_STATE_HEADERS: Json = {
   'X-Data-State': {
-    description: 'The status of the metal’s `data_state`: `fresh`, `stale` (the last real price) or `unavailable`',
+    description:
+      'The status of the `data_state` of the metal answered: `fresh`, `stale` (the last real price) or `unavailable`; on a 400 or 414, the gold price’s, as every REST error carries',
     schema: { type: 'string', enum: ['fresh', 'stale', 'unavailable'] },
   },
   'X-Updated-At': { description: 'When the answer was generated (ISO 8601)', schema: { type: 'string', format: 'date-time' } },
