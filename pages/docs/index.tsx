@@ -67,6 +67,11 @@ if (spot.data_state.status === 'unavailable') {
         Columns: history <code>date,close,high,low</code>; intraday <code>time,price</code>; chart <code>time,open,high,low,close,volume</code>. In
         Excel, use Data → From Web with the same address.
       </p>
+      <p>
+        One price in one cell: <code>/api/v1/price.txt</code> answers the number alone, its freshness in the same headers.{' '}
+        <a href="/docs/recipes">Recipes</a> for Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana and the shell.
+      </p>
+      <Code title="Google Sheets: gold in euros per gram">{`=IMPORTDATA("${origin}/api/v1/price.txt?currency=EUR&unit=gram")`}</Code>
 
       <h2 id="freshness">Freshness: fresh, stale, unavailable</h2>
       <p>
