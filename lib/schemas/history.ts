@@ -144,7 +144,7 @@ export const HistoryQuery = z
     range: oneOf('range', HISTORY_RANGES)
       .optional()
       .meta({
-        description: `Window counted back from the latest point: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
+        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
       }),
     group: oneOf('group', HISTORY_GROUPS).optional().meta({
       description:

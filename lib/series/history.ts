@@ -196,7 +196,9 @@ function windowOf(view: View, kind: SeriesKind, unit: Unit, q: Partial<HistoryQu
   if (!latest) return view.points;
   // Futures reach back to 2000 but answer 5 years unless asked for more; spot and monthly answer all they hold.
   const range = q.range ?? (q.from !== undefined ? undefined : kind === 'futures' ? '5y' : 'max');
-  const from = q.from ?? (range ? historyRangeStart(range, latest) : undefined);
+  // The window ends at `to` when it is given (before the latest point): `range`, or the default, counts back from it.
+  const end = q.to !== undefined && q.to < latest ? q.to : latest;
+  const from = q.from ?? (range ? historyRangeStart(range, end) : undefined);
   const i = from ? firstOnOrAfter(view.dates, from) : 0;
   const j = Math.max(i, q.to ? lastOnOrBefore(view.dates, q.to) + 1 : n);
   const group = q.group && kind !== 'monthly' ? q.group : undefined;

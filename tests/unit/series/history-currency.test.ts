@@ -237,6 +237,30 @@ describe('windows', () => {
     }
   });
 
+  it('to alone counts the default 5 years back from it; range with to counts back from to', async () => {
+    const back = (to: string, days: number) => new Date(Date.parse(`${to}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+    // Five years (1826 days) before 2015-06-30 is 2010-06-30: the points between, and none after `to`.
+    const five = await get({ to: '2015-06-30' });
+    expect(back('2015-06-30', 1826)).toBe('2010-06-30');
+    expect(five.points.map((p) => p.d)).toEqual(rows.filter((r) => r.d >= '2010-06-30' && r.d <= '2015-06-30').map((r) => r.d));
+    // Before the fix, a window ending 2010-12-31 started five years before the latest point (2021) and held nothing.
+    const old = await rest('to=2010-12-31');
+    expect(old.status).toBe(200);
+    expect(old.body.points.length).toBeGreaterThan(700);
+    expect(old.body.points.at(-1).d).toBe(rows.filter((r) => r.d <= '2010-12-31').at(-1)!.d);
+    for (const [range, days] of [
+      ['1y', 365],
+      ['3m', 91],
+    ] as const) {
+      const body = await get({ range, to: '2012-03-15' });
+      const from = back('2012-03-15', days);
+      expect(body.points.map((p) => p.d), range).toEqual(rows.filter((r) => r.d >= from && r.d <= '2012-03-15').map((r) => r.d));
+    }
+    const ytd = await get({ range: 'ytd', to: '2012-03-15', currency: 'EUR' });
+    expect(ytd.points[0].d).toBe(rows.find((r) => r.d >= '2012-01-01')!.d);
+    expect(ytd.points.at(-1)!.d).toBe(rows.filter((r) => r.d <= '2012-03-15').at(-1)!.d);
+  });
+
   it('date= on a Sunday answers the Friday before, with requested_date; before the first point, 404', async () => {
     const body = await get({ date: '2026-04-12' });
     expect(body.points).toEqual([
