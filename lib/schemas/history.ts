@@ -185,6 +185,9 @@ const Period = z
 export const History = z
   .object({
     symbol: z.enum(HISTORY_PAIRS).meta({ description: PAIRS_DESCRIPTION }),
+    series: z.enum(HISTORY_SERIES).meta({
+      description: 'Which series the points are (as `series` asks): `futures` COMEX gold futures, `spot` the daily spot bars, `monthly` the World Bank monthly averages',
+    }),
     interval: z
       .enum(['daily', 'weekly', 'monthly'])
       .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`)' }),

@@ -283,6 +283,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   const asked = fx || unit !== 'oz' ? { currency: code, unit: unitEntry(unit).label } : {};
   return {
     symbol: base.usd.symbol,
+    series: base.kind,
     interval,
     source: base.usd.source,
     points: points as History['points'],

@@ -190,6 +190,7 @@ describe('conversion, each point at its own date’s rate', () => {
     const body = await get({});
     expect(Object.keys(body)).toEqual([
       'symbol',
+      'series',
       'interval',
       'source',
       'points',
@@ -332,6 +333,23 @@ describe('CSV and MCP', () => {
     const json = await get({ currency: 'EUR', unit: 'gram', from: '2014-04-28', to: '2014-05-02' });
     expect(lines.slice(1)).toEqual(json.points.map((p) => [p.d, p.c, p.h, p.l, p.fx, p.fx_d ?? ''].join(',')));
     expect(lines.some((l) => l.endsWith(',2014-04-30'))).toBe(true);
+    expect(res.headers.get('X-Series')).toBe('futures');
+  });
+
+  it('every answer names its series, JSON in `series`, CSV in X-Series', async () => {
+    for (const [query, series] of [
+      ['range=1y', 'futures'],
+      ['group=week&range=1y', 'futures'],
+      ['series=spot', 'spot'],
+      ['series=monthly&currency=EUR', 'monthly'],
+      ['series=monthly&symbol=xag&group=month', 'monthly'],
+    ] as const) {
+      const { status, body } = await rest(query);
+      expect(status, query).toBe(200);
+      expect(body.series, query).toBe(series);
+      const csv = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?${query}`));
+      expect(csv.headers.get('X-Series'), query).toBe(series);
+    }
   });
 
   it('get_gold_history gives the numbers REST gives, and its text names series, source, currency, unit and FX date', async () => {
