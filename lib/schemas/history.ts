@@ -186,7 +186,8 @@ export const History = z
   .object({
     symbol: z.enum(HISTORY_PAIRS).meta({ description: PAIRS_DESCRIPTION }),
     series: z.enum(HISTORY_SERIES).meta({
-      description: 'Which series the points are (as `series` asks): `futures` COMEX gold futures, `spot` the daily spot bars, `monthly` the World Bank monthly averages',
+      description:
+        'Which series the points are (as `series` asks): `futures` COMEX gold futures, `spot` the daily spot bars, `monthly` the World Bank monthly averages',
     }),
     interval: z
       .enum(['daily', 'weekly', 'monthly'])
@@ -242,6 +243,14 @@ export const History = z
       .object({
         source: z.string().meta({ description: 'Where the rates come from' }),
         from: z.string().meta({ description: "The currency's first rate: points before it are left out" }),
+        until: z.string().optional().meta({
+          description:
+            "A currency that ended (the source's last rate is more than 7 days old, e.g. HRK after 2022-12-30): its last rate; points after it are left out",
+        }),
+        left_out: z.number().int().optional().meta({
+          description:
+            "Points of the window left out because the last rate before them is more than 7 days older (a gap in the currency's rates; on the monthly series, a month without a rate); absent when none",
+        }),
       })
       .optional()
       .meta({ description: 'Converted answers only (a currency other than USD)' }),

@@ -15,9 +15,13 @@ const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 const Rows = z.array(z.object({ date: IsoDay, base: z.string(), quote: z.string(), rate: z.number() }));
 
-const Currencies = z.array(
-  z.object({ iso_code: z.string().regex(/^[A-Z]{3}$/), start_date: IsoDay.nullable().optional(), end_date: IsoDay.nullable().optional() }),
-);
+const Currency = z.object({
+  iso_code: z.string().regex(/^[A-Z]{3}$/),
+  start_date: IsoDay.nullable().optional(),
+  end_date: IsoDay.nullable().optional(),
+});
+/** The list's rows are read one by one: a malformed row is dropped, not the list. */
+const Currencies = z.array(z.unknown());
 
 /** One published rate: `d` its date, `r` units of the currency per USD. */
 export interface FxRate {
@@ -62,14 +66,20 @@ async function fetchRange(code: string, from: string, to: string): Promise<FxRat
   return [...byDate].map(([d, r]) => ({ d, r })).sort((a, b) => (a.d < b.d ? -1 : 1));
 }
 
-/** The currencies with a history, each with its first rate's date (null when the API does not say). */
-export type FxCurrencies = Record<string, { from: string | null }>;
+/** The currencies with a history, each with its first and last rate's dates (null when the API does not say). */
+export type FxCurrencies = Record<string, { from: string | null; to: string | null }>;
 
 /** An empty list is a wrong answer, not a service without currencies. */
 const MIN_CURRENCIES = 1;
 
 export async function fetchFxCurrencies(): Promise<FxCurrencies> {
-  const list = await getValid(FX_HISTORY_API_NAME, `${config.upstream.fxHistory()}/v2/currencies`, Currencies);
+  const rows = await getValid(FX_HISTORY_API_NAME, `${config.upstream.fxHistory()}/v2/currencies`, Currencies);
+  const list = rows.flatMap((row) => {
+    const c = Currency.safeParse(row);
+    return c.success ? [c.data] : [];
+  });
+  if (list.length < rows.length)
+    console.warn(`[upstream] ${FX_HISTORY_API_NAME} currency list: ${rows.length - list.length} malformed row(s) dropped`);
   if (list.length < MIN_CURRENCIES) throw new UpstreamError(FX_HISTORY_API_NAME, `only ${list.length} currencies listed`);
-  return Object.fromEntries(list.map((c) => [c.iso_code, { from: c.start_date ?? null }]));
+  return Object.fromEntries(list.map((c) => [c.iso_code, { from: c.start_date ?? null, to: c.end_date ?? null }]));
 }

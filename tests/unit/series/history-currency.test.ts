@@ -36,10 +36,16 @@ function rateOn(rates: Map<string, number>, date: string): { rate: number; on: s
   return best === null ? null : { rate: rates.get(best)!, on: best };
 }
 
-/** What a converted close must be: USD value × that date's rate ÷ grams per ounce × grams per unit. */
+/** Whole days from `a` to `b`. */
+const daysBetween = (a: string, b: string) => (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
+
+/**
+ * What a converted close must be: USD value × that date's rate ÷ grams per ounce × grams per unit; no point where the
+ * last rate is more than 7 days older than it (decisions §29).
+ */
 function expectedClose(row: OhlcRow, rates: Map<string, number>, unit: keyof typeof GRAMS) {
   const fx = rateOn(rates, row.d);
-  if (!fx) return null;
+  if (!fx || daysBetween(fx.on, row.d) > 7) return null;
   const value = unit === 'oz' ? row.c * fx.rate : ((row.c * fx.rate) / GRAMS_PER_OZ) * GRAMS[unit];
   return { d: row.d, c: round(value, unit === 'gram' ? 4 : 2), fx: fx.rate, ...(fx.on !== row.d ? { fx_d: fx.on } : {}) };
 }
@@ -166,10 +172,43 @@ describe('conversion, each point at its own date’s rate', () => {
     // A gold day without a rate of its own: 1 May 2014 takes 30 April's, and says so.
     const may = (await get({ currency: 'EUR', unit: 'gram', date: '2014-05-01' })).points[0];
     expect(may).toMatchObject({ d: '2014-05-01', fx: ratesOf('EUR').get('2014-04-30'), fx_d: '2014-04-30' });
-    // INR's rates start 2026-02-17: no earlier point, and the body says from when.
+    // INR's rates start 2009-01-02, a year and a half after the series: no earlier point, and the body says from when.
     const inr = await get({ currency: 'INR', range: 'max' });
-    expect(inr.points[0].d).toBe('2026-02-17');
-    expect(inr.fx!.from).toBe('2026-02-17');
+    expect(inr.points[0].d).toBe(rows.find((r) => r.d >= '2009-01-02')!.d);
+    expect(inr.fx!.from).toBe('2009-01-02');
+    expect(FIRST < '2009-01-02').toBe(true);
+  });
+
+  it('a currency that ended (HRK, last rate 2022-12-30): no point after it, and the body says until when', async () => {
+    const hrk = ratesOf('HRK');
+    const body = await get({ currency: 'HRK', range: 'max' });
+    History.parse(body);
+    expect(body.fx).toMatchObject({ from: '2020-01-02', until: '2022-12-30' });
+    // 2 and 3 January 2023 are within 7 days of the last rate: left out because the kuna had ended, not for its age.
+    expect(body.points.at(-1)!.d).toBe(rows.filter((r) => r.d <= '2022-12-30').at(-1)!.d);
+    expect(rows.some((r) => r.d > '2022-12-30' && r.d <= '2023-01-06')).toBe(true);
+    for (const p of body.points) expect(p.fx, p.d).toBe(hrk.get(p.fx_d ?? p.d));
+    // A window after the end answers no points, not a 500 and not the last kuna price.
+    const after = await rest('currency=HRK&from=2023-06-01&to=2023-12-31');
+    expect(after.status).toBe(200);
+    expect(after.body.points).toEqual([]);
+    expect(after.body.fx.until).toBe('2022-12-30');
+    expect((await get({ currency: 'EUR', range: 'max' })).fx!.until).toBeUndefined();
+  });
+
+  it('a gap of years in a currency’s rates (ISK, none from 2008-12-09 to 2018-02-01): its points left out and counted', async () => {
+    const isk = ratesOf('ISK');
+    const body = await get({ currency: 'ISK', from: '2008-11-01', to: '2018-03-31' });
+    const want = rows.filter((r) => r.d >= '2008-11-01' && r.d <= '2018-03-31');
+    const kept = want.map((r) => expectedClose(r, isk, 'oz')).filter((p) => p !== null);
+    expect(body.points.map(({ d, c, fx, fx_d }) => ({ d, c, fx, ...(fx_d ? { fx_d } : {}) }))).toEqual(kept);
+    // Converted up to 7 days after the last rate before the gap, and again from the first rate after it.
+    expect(body.points.filter((p) => p.d > '2008-12-09' && p.d < '2018-02-01').every((p) => p.d <= '2008-12-16')).toBe(true);
+    expect(body.points.find((p) => p.d >= '2018-02-01')!.d).toBe('2018-02-01');
+    expect(body.fx!.left_out).toBe(want.length - kept.length);
+    expect(want.length - kept.length).toBeGreaterThan(2000);
+    // A window with no gap says nothing of one.
+    expect((await get({ currency: 'ISK', from: '2019-01-01', to: '2019-12-31' })).fx!.left_out).toBeUndefined();
   });
 
   it('a currency without a rate history is refused with the list of those with one; USD in grams needs no rate', async () => {
@@ -177,7 +216,7 @@ describe('conversion, each point at its own date’s rate', () => {
     expect(chf.status).toBe(400);
     expect(chf.body).toMatchObject({
       error: expect.stringContaining('chf'),
-      valid: ['AED', 'EUR', 'INR', 'JPY', 'USD'],
+      valid: ['AED', 'EUR', 'HRK', 'INR', 'ISK', 'JPY', 'USD'],
       data_state: expect.any(Object),
     });
     const gram = await get({ unit: 'gram', range: 'max' });
@@ -255,7 +294,10 @@ describe('windows', () => {
     ] as const) {
       const body = await get({ range, to: '2012-03-15' });
       const from = back('2012-03-15', days);
-      expect(body.points.map((p) => p.d), range).toEqual(rows.filter((r) => r.d >= from && r.d <= '2012-03-15').map((r) => r.d));
+      expect(
+        body.points.map((p) => p.d),
+        range,
+      ).toEqual(rows.filter((r) => r.d >= from && r.d <= '2012-03-15').map((r) => r.d));
     }
     const ytd = await get({ range: 'ytd', to: '2012-03-15', currency: 'EUR' });
     expect(ytd.points[0].d).toBe(rows.find((r) => r.d >= '2012-01-01')!.d);
