@@ -38,10 +38,12 @@ const MAX_RANGE_YEARS = 5;
  * ready), one request per five years.
  */
 export async function fetchFxRates(code: string, from: string, to: string): Promise<FxRate[]> {
+  const long = Number(to.slice(0, 4)) - Number(from.slice(0, 4)) >= MAX_RANGE_YEARS;
   try {
-    return await fetchRange(code, from, to);
+    // Its refusal of a long range is an answer by design, not a failure on /status: the range is asked in pieces.
+    return await fetchRange(code, from, to, long ? 422 : undefined);
   } catch (err) {
-    if (!(err instanceof UpstreamError && err.status === 422) || Number(to.slice(0, 4)) - Number(from.slice(0, 4)) < MAX_RANGE_YEARS) throw err;
+    if (!(err instanceof UpstreamError && err.status === 422) || !long) throw err;
     const rates: FxRate[] = [];
     for (let start = from; start <= to;) {
       const next = `${Number(start.slice(0, 4)) + MAX_RANGE_YEARS - 1}${start.slice(4)}`;
@@ -53,9 +55,9 @@ export async function fetchFxRates(code: string, from: string, to: string): Prom
   }
 }
 
-async function fetchRange(code: string, from: string, to: string): Promise<FxRate[]> {
+async function fetchRange(code: string, from: string, to: string, declined?: number): Promise<FxRate[]> {
   const url = `${config.upstream.fxHistory()}/v2/rates?base=USD&quotes=${code}&from=${from}&to=${to}`;
-  const rows = await getValid(FX_HISTORY_API_NAME, url, Rows);
+  const rows = await getValid(FX_HISTORY_API_NAME, url, Rows, declined);
   const byDate = new Map<string, number>();
   for (const row of rows) {
     // A row of another pair, or a rate that is not a positive number, means the answer is not what was asked.
