@@ -28,13 +28,14 @@ export function ratesOf(quote: string): Map<string, number> {
   return new Map(fxRows().flatMap((r) => (r.quote === quote ? [[r.date, r.rate] as const] : [])));
 }
 
-/** `GET /v2/rates?base=USD&quotes=…&from=…&to=…`: the rows asked, as Frankfurter answers them (`until`: the last date the fake has published). */
-export function fxRatesBody(q: URLSearchParams, until: string | null): unknown {
+/** `GET /v2/rates?base=USD&quotes=…&from=…&to=…`: the rows asked, as Frankfurter answers them (`until`: the last date the fake has published; `withheld`: rows it has not published yet). */
+export function fxRatesBody(q: URLSearchParams, until: string | null, withheld: { quote: string; from: string; to: string } | null = null): unknown {
   const quotes = new Set((q.get('quotes') ?? '').toUpperCase().split(',').filter(Boolean));
   const from = q.get('from') ?? '0000';
   const to = q.get('to') ?? '9999';
+  const held = (r: FxRow) => withheld !== null && r.quote === withheld.quote && r.date >= withheld.from && r.date <= withheld.to;
   return fxRows()
-    .filter((r) => quotes.has(r.quote) && r.date >= from && r.date <= to && (until === null || r.date <= until))
+    .filter((r) => quotes.has(r.quote) && r.date >= from && r.date <= to && (until === null || r.date <= until) && !held(r))
     .map((r) => ({ date: r.date, base: 'USD', quote: r.quote, rate: r.rate }));
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setOutcomeWriter, type Outcome } from '@/lib/sources/outcome-sink';
 import { fetchFxCurrencies, fetchFxRates, FX_HISTORY_API_NAME } from '@/lib/sources/upstream/fx-history';
 import { FakeUpstream } from '../../support/fake-upstream';
@@ -57,5 +57,47 @@ describe('Frankfurter v2 adapter', () => {
     // A list with no good row at all is a wrong answer.
     fake.set('fxCurrencies', { mode: 'json', body: [{ iso_code: 'eu' }] });
     await expect(fetchFxCurrencies()).rejects.toThrow(/currencies listed/);
+  });
+});
+
+describe('kept rates', () => {
+  it('are fetched again whole once a week, so a backfill of past days arrives; between, only the new days are asked', async () => {
+    const { readFxSeries } = await import('@/lib/sources/fx-history');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-fx-history-'));
+    process.env.CACHE_TTL_S = '1';
+    // The source has not yet published JPY for March 2020 (it will backfill it).
+    fake.fxHistoryWithheld = { quote: 'JPY', from: '2020-03-01', to: '2020-03-31' };
+    const jpy = ratesOf('JPY');
+    const first = [...jpy.keys()][0];
+    const march = [...jpy.keys()].filter((d) => d.startsWith('2020-03'));
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      const a = await readFxSeries('JPY', first);
+      expect(a.series!.d.filter((d) => d.startsWith('2020-03'))).toEqual([]);
+      fake.fxHistoryWithheld = null;
+      // Six days later: only the days after the last one kept are asked; the backfill is not seen yet.
+      fake.resetCalls();
+      vi.setSystemTime(start + 6 * 86_400_000);
+      const b = await readFxSeries('JPY', first);
+      const asked = fake.log.filter((l) => l.startsWith('/v2/rates')).map((l) => new URL(l, 'http://x').searchParams.get('from'));
+      expect(asked).toEqual([new Date(Date.parse(`${a.series!.d.at(-1)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)]);
+      expect(b.series!.d.filter((d) => d.startsWith('2020-03'))).toEqual([]);
+      // A week after the whole range was fetched: the whole range again, March 2020 included, at the source's rates.
+      fake.resetCalls();
+      vi.setSystemTime(start + 7 * 86_400_000 + 1000);
+      const c = await readFxSeries('JPY', first);
+      expect(fake.log.filter((l) => l.startsWith('/v2/rates')).map((l) => new URL(l, 'http://x').searchParams.get('from'))).toEqual([first]);
+      expect(c.status).toBe('fresh');
+      expect(c.series!.d).toEqual([...jpy.keys()]);
+      expect(c.series!.r).toEqual([...jpy.values()]);
+      expect(march.length).toBeGreaterThan(15);
+    } finally {
+      vi.useRealTimers();
+      fake.fxHistoryWithheld = null;
+    }
   });
 });
