@@ -2,24 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
-import type { MonthlySeries } from '@/lib/series/monthly';
 import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { ratesOf } from '../../support/fx-history';
+import { monthDay, rawSheet } from '../../support/workbook';
 import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yahoo';
 
 // History in any currency and unit, within any window (decisions §24), answered in-process against the fake
 // upstream: nineteen years of real daily gold rows as GC=F, and real rates per USD as Frankfurter v2 rows
 // (tests/fixtures/SOURCES.md). Every expected figure is this file's own computation from those rows.
-
-/** The monthly seam (lib/series/monthly.ts) answers, until its reader lands, the tests' own series: each month's mean of the real daily closes. */
-let monthly: MonthlySeries;
-vi.mock('@/lib/series/monthly', async (real) => ({
-  ...(await real<typeof import('@/lib/series/monthly')>()),
-  getMonthlySeries: async () => monthly,
-}));
 
 const GRAMS_PER_OZ = 31.1034768;
 const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
@@ -75,17 +68,6 @@ beforeAll(async () => {
     route: await import('@/app/api/v1/history/route'),
     csvRoute: await import('@/app/api/v1/history.csv/route'),
     mcp: await import('@/lib/mcp/server'),
-  };
-  const byMonth = new Map<string, number[]>();
-  for (const r of rows) byMonth.set(r.d.slice(0, 7), [...(byMonth.get(r.d.slice(0, 7)) ?? []), r.c]);
-  monthly = {
-    points: [...byMonth].map(([m, cs]) => ({ d: `${m}-01`, c: cs.reduce((s, c) => s + c, 0) / cs.length })),
-    source: 'World Bank Commodity Price Data (The Pink Sheet), monthly average prices',
-    license: 'CC BY 4.0',
-    attribution: 'World Bank, Commodity Price Data (The Pink Sheet)',
-    description: 'Gold (UK), 99.5% fine, London afternoon fixing, average of daily rates',
-    workbook_date: '2026-07-02',
-    data_state: { status: 'fresh', as_of: '2026-07-02T00:00:00.000Z', source: 'cache', age_seconds: 0 },
   };
 });
 afterAll(() => fake.close());
@@ -347,18 +329,29 @@ describe('windows', () => {
 });
 
 describe('the monthly series', () => {
-  it('in EUR from the currency’s first rate, each month at the average of its daily rates; body names its source', async () => {
+  it('in EUR at the route, from the real workbook: each month its Gold cell × the average of that month’s daily rates', async () => {
+    // The fake serves the real 2026-07-02 workbook; its cells read here by header text with the reader library alone.
+    const sheet = await rawSheet('Monthly Prices');
+    const col = sheet.find((r) => r.includes('Gold'))!.indexOf('Gold');
+    const gold = new Map(
+      sheet.filter((r) => typeof r[0] === 'string' && /^\d{4}M\d{2}$/.test(r[0])).map((r) => [monthDay(r[0] as string), r[col] as number]),
+    );
     const rates = ratesOf('EUR');
-    const body = await get({ series: 'monthly', currency: 'EUR', range: 'max' });
-    expect(body).toMatchObject({ interval: 'monthly', license: 'CC BY 4.0', source: monthly.source, description: monthly.description });
-    const firstMonth = [...rates.keys()][0].slice(0, 7);
-    expect(body.points[0].d).toBe(`${firstMonth}-01`);
+    const { status, body } = await rest('series=monthly&currency=EUR&range=max');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ series: 'monthly', interval: 'monthly', license: 'CC BY 4.0', currency: 'EUR' });
+    expect(body.description).toContain('London afternoon fixing');
+    // Every month with EUR rates of its own, from the first (June 2007) to the last (April 2026): none later, none invented.
+    const months = [...new Set([...rates.keys()].map((d) => `${d.slice(0, 7)}-01`))].filter((m) => gold.has(m));
+    expect(body.points.map((p: { d: string }) => p.d)).toEqual(months);
     for (const p of body.points) {
       const month = [...rates].filter(([d]) => d.startsWith(p.d.slice(0, 7))).map(([, r]) => r);
       const avg = month.reduce((s, r) => s + r, 0) / month.length;
-      const usd = monthly.points.find((m) => m.d === p.d)!.c;
-      expect(p).toEqual({ d: p.d, c: round(usd * avg, 2), fx: avg });
+      expect(p).toEqual({ d: p.d, c: round(gold.get(p.d)! * avg, 2), fx: avg });
     }
+    // The workbook goes on to June 2026; the months after the rates' last are left out and counted.
+    expect(gold.has('2026-06-01')).toBe(true);
+    expect(body.fx.left_out).toBe(2);
   });
 
   it('palladium and group=week refused naming the valid values', async () => {
