@@ -451,9 +451,19 @@ export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> 
   return (await getHistoryFor({ series: 'spot', symbol: metalById(metal).intraday })) as History;
 }
 
+/**
+ * A futures series whose latest bar is more than this many days before the current session is stale however recently
+ * it was fetched: GC=F trades every weekday, so the upstream has stopped bringing new bars (a long weekend is 4 days).
+ */
+const FUTURES_FRESH_DAYS = 4;
+
 async function futuresBase(now: number): Promise<Base | Unavailable> {
   const reading = await feed.read();
-  const data_state = toDataState(reading, now);
+  let data_state = toDataState(reading, now);
+  const latest = reading.value?.[reading.value.length - 1];
+  if (latest && data_state.status === 'fresh' && latest.d < daysBefore(sessionNow(now).date, FUTURES_FRESH_DAYS)) {
+    data_state = { ...data_state, status: 'stale' };
+  }
   if (!reading.value) {
     return unavailable(
       `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`,

@@ -168,7 +168,9 @@ export default function DataDocs() {
         it: where a currency&apos;s rates have a longer gap its points there are left out, counted in <code>fx.left_out</code>; a currency that ended
         (its source&apos;s last rate is more than 7 days old, such as the kuna after 2022-12-30) has no point after its last rate, named in{' '}
         <code>fx.until</code>. Every body names its series in <code>series</code> (<code>futures</code>, <code>spot</code> or <code>monthly</code>;
-        the CSV in the <code>X-Series</code> header), and <code>to</code> without <code>from</code> counts the window back from <code>to</code>.
+        the CSV in the <code>X-Series</code> header), and <code>to</code> without <code>from</code> counts the window back from <code>to</code>. The
+        futures series is <code>stale</code> when its latest bar is more than 4 days before the current session, however recently it was fetched: the
+        upstream has stopped bringing new bars.
       </p>
       <table>
         <thead>

@@ -7,6 +7,7 @@ import { History } from '@/lib/schemas/history';
 import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { ratesOf } from '../../support/fx-history';
+import { marketClockAt } from '../../support/market';
 import { monthDay, rawSheet } from '../../support/workbook';
 import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yahoo';
 
@@ -20,6 +21,8 @@ const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
 const round = (v: number, dp: number) => Math.round(v * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp;
 
 const rows = longDailyRows();
+/** Friday 17 April 2026, 09:00 New York: the session after the last real bar. */
+const DAY_AFTER_LAST_BAR = Date.parse('2026-04-17T09:00:00-04:00');
 const FIRST = rows[0].d;
 
 /** The rate of `date` (the last published on or before it) and the date it was published, by a plain scan. */
@@ -62,7 +65,8 @@ beforeAll(async () => {
   // Rates published up to the end of March: the later days appear in the test of new days.
   fake.fxHistoryUntil = '2026-03-31';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-history-currency-'));
-  Object.assign(process.env, fake.env(), { DATA_DIR: dataDir, CACHE_TTL_S: '1' });
+  // The market clock on the day after the fixture's last bar (2026-04-16): the series is as current as the upstream's.
+  Object.assign(process.env, fake.env(), { DATA_DIR: dataDir, CACHE_TTL_S: '1', ...marketClockAt(DAY_AFTER_LAST_BAR) });
   lib = {
     history: await import('@/lib/series/history'),
     route: await import('@/app/api/v1/history/route'),
@@ -205,6 +209,25 @@ describe('conversion, each point at its own date’s rate', () => {
     expect(gram.fx).toBeUndefined();
     expect(gram).toMatchObject({ currency: 'USD', unit: 'gram' });
     expect(gram.points.at(-1)!.c).toBe(round(rows[rows.length - 1].c / GRAMS_PER_OZ, 4));
+  });
+
+  it('a futures series whose last bar is months behind the calendar is stale, as of that bar, however recently fetched', async () => {
+    const lastBar = rows[rows.length - 1].d;
+    expect((await get({})).data_state.status).toBe('fresh');
+    // Seven months on (the real date of this fixture's use): the same fetch, no newer bar.
+    Object.assign(process.env, marketClockAt(Date.parse('2026-11-18T09:00:00-05:00')));
+    try {
+      for (const q of [{}, { currency: 'EUR' }] as Record<string, string>[]) {
+        const body = await get(q);
+        expect(body.data_state.status, JSON.stringify(q)).toBe('stale');
+        expect(body.data_state.as_of!.slice(0, 10)).toBe(lastBar);
+      }
+      // Four days on (a long weekend) it is still current.
+      Object.assign(process.env, marketClockAt(Date.parse('2026-04-20T09:00:00-04:00')));
+      expect((await get({})).data_state.status).toBe('fresh');
+    } finally {
+      Object.assign(process.env, marketClockAt(DAY_AFTER_LAST_BAR));
+    }
   });
 
   it('USD per troy ounce answers as before: no currency, unit or fx fields, the default window 5 years', async () => {
