@@ -433,6 +433,12 @@ describe('CSV and MCP', () => {
         structuredContent: History;
       };
       expect(window.structuredContent.points).toEqual((await rest('currency=JPY&from=2020-01-01&to=2020-03-31&group=month')).body.points);
+      // An ended currency and a gap in a currency's rates are said in the text as in the body.
+      const said = async (args: Record<string, string>) =>
+        ((await client.callTool({ name: 'get_gold_history', arguments: args })) as { content: { text: string }[] }).content[0].text;
+      expect(await said({ currency: 'HRK', range: 'max' })).toContain('until 2022-12-30 (the currency ended');
+      const isk = (await rest('currency=ISK&from=2010-01-01&to=2018-12-31')).body;
+      expect(await said({ currency: 'ISK', from: '2010-01-01', to: '2018-12-31' })).toContain(`; ${isk.fx.left_out} points left out`);
     } finally {
       await client.close();
       await server.close();
