@@ -407,6 +407,8 @@ describe('CSV and MCP', () => {
       expect(body.series, query).toBe(series);
       const csv = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?${query}`));
       expect(csv.headers.get('X-Series'), query).toBe(series);
+      // Readable by a page on another origin, as X-Data-State is.
+      expect(csv.headers.get('Access-Control-Expose-Headers'), query).toContain('X-Series');
     }
   });
 
