@@ -33,7 +33,7 @@ export function llmsText(origin: string): string {
       `(stale is the last real price, still 200; never seen is 503 \`unavailable\`). Recipes that work as written (Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana, curl and jq): ${origin}/docs/recipes.`,
     '',
     'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +
-      "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date). " +
+      "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date, never a rate more than 7 days older than the point: a gap's points are left out, counted in `fx.left_out`, and a currency that ended says its last rate in `fx.until`). " +
       'Three series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +
       "service's own daily bars, `series=monthly` the World Bank's monthly averages of gold, silver and platinum since 1960 (CC BY 4.0, month's average rate). " +
       'Windows: `range` (1m to 10y, ytd, max) or `from`/`to`, `group=week|month`, and `date=YYYY-MM-DD` for the last point on or before a date (with ' +

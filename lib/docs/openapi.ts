@@ -501,6 +501,9 @@ export function openApiDocument(origin: string): Json {
         description: op.csvOnly ? 'When the answer was generated (ISO 8601)' : 'CSV only: when the answer was generated (ISO 8601)',
         schema: { type: 'string' },
       };
+      if (op.path.startsWith('/api/v1/history')) {
+        headers['X-Series'] = { description: `${only}\`series\` of the answer: which series the rows are`, schema: { type: 'string' } };
+      }
     }
     const notModified = {
       description:

@@ -15,7 +15,7 @@ export const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
   'Access-Control-Max-Age': '86400',
   // Lets a browser read the freshness of a CSV answer, and revalidate.
-  'Access-Control-Expose-Headers': 'X-Data-State, X-Updated-At, ETag, Last-Modified',
+  'Access-Control-Expose-Headers': 'X-Data-State, X-Updated-At, X-Series, ETag, Last-Modified',
 } as const;
 
 export interface SendOptions {

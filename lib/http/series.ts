@@ -51,7 +51,13 @@ export function historyRoute(as: SeriesPath) {
       if (query.format !== 'csv') {
         return sendResult(req, result, { cache: 'history', json: historyBody, etag: historyTag(result, 'json', () => historyJson(result)) });
       }
-      return sendSeries(req, result, { cache: 'history', csv, etag: historyTag(result, 'csv', () => toCsv(csv, result)) });
+      // The CSV's rows cannot say which series they are: a header does, as `series` does in JSON.
+      return sendSeries(req, result, {
+        cache: 'history',
+        csv,
+        etag: historyTag(result, 'csv', () => toCsv(csv, result)),
+        headers: { 'X-Series': result.series },
+      });
     },
   });
 }

@@ -144,7 +144,7 @@ export const HistoryQuery = z
     range: oneOf('range', HISTORY_RANGES)
       .optional()
       .meta({
-        description: `Window counted back from the latest point: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
+        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
       }),
     group: oneOf('group', HISTORY_GROUPS).optional().meta({
       description:
@@ -185,6 +185,10 @@ const Period = z
 export const History = z
   .object({
     symbol: z.enum(HISTORY_PAIRS).meta({ description: PAIRS_DESCRIPTION }),
+    series: z.enum(HISTORY_SERIES).meta({
+      description:
+        'Which series the points are (as `series` asks): `futures` COMEX gold futures, `spot` the daily spot bars, `monthly` the World Bank monthly averages',
+    }),
     interval: z
       .enum(['daily', 'weekly', 'monthly'])
       .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`)' }),
@@ -239,6 +243,14 @@ export const History = z
       .object({
         source: z.string().meta({ description: 'Where the rates come from' }),
         from: z.string().meta({ description: "The currency's first rate: points before it are left out" }),
+        until: z.string().optional().meta({
+          description:
+            "A currency that ended (the source's last rate is more than 7 days old, e.g. HRK after 2022-12-30): its last rate; points after it are left out",
+        }),
+        left_out: z.number().int().optional().meta({
+          description:
+            "Points of the window left out because the last rate before them is more than 7 days older (a gap in the currency's rates; on the monthly series, a month without a rate); absent when none",
+        }),
       })
       .optional()
       .meta({ description: 'Converted answers only (a currency other than USD)' }),

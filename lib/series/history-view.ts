@@ -50,37 +50,56 @@ export function firstOnOrAfter(dates: readonly string[], date: string): number {
   return lastOnOrBefore(dates, daysBefore(date, 1)) + 1;
 }
 
+/** No point is converted at a rate more than this many days older than the point (decisions §29): a gap in a currency's rates leaves its points out. */
+export const MAX_RATE_AGE_DAYS = 7;
+
+/** Points converted, and the dates of those left out for want of a rate recent enough (oldest first). */
+export interface Converted {
+  points: RawPoint[];
+  leftOut: string[];
+}
+
 /**
  * Daily points converted: each at the last rate published on or before its date (`fx_d` when that rate's date is
- * not the point's), points before the currency's first rate left out. `unit` per spot (lib/reference/units.ts).
+ * not the point's), points before the currency's first rate left out, and after `until` (the last rate of a currency
+ * that ended); a point whose rate is more than 7 days older than it is left out too, its date in `leftOut`. `unit`
+ * per spot (lib/reference/units.ts).
  */
-export function convertDaily(points: readonly RawPoint[], fx: FxSeries | null, unit: Unit): RawPoint[] {
+export function convertDaily(points: readonly RawPoint[], fx: FxSeries | null, unit: Unit, until: string | null = null): Converted {
   const out: RawPoint[] = [];
+  const leftOut: string[] = [];
   let i = -1;
   for (const p of points) {
     if (!fx) {
       out.push(scaled(p, 1, unit));
       continue;
     }
+    if (until !== null && p.d > until) break;
     // Both lists ascend: the rate index only moves forward.
     while (i + 1 < fx.d.length && fx.d[i + 1] <= p.d) i++;
     if (i < 0) continue;
+    if (fx.d[i] < daysBefore(p.d, MAX_RATE_AGE_DAYS)) {
+      leftOut.push(p.d);
+      continue;
+    }
     const q = scaled(p, fx.r[i], unit);
     q.fx = fx.r[i];
     if (fx.d[i] !== p.d) q.fx_d = fx.d[i];
     out.push(q);
   }
-  return out;
+  return { points: out, leftOut };
 }
 
 /**
- * Monthly averages converted at the average of that month's daily rates; a month in which none was published
- * takes the last one before it (`fx_d` its date); months before the first rate are left out.
+ * Monthly averages converted at the average of that month's daily rates; months before the first rate, after
+ * `until`, and months in which no rate was published (a gap of four weeks or more) are left out, the last in `leftOut`.
  */
-export function convertMonthly(points: readonly RawPoint[], fx: FxSeries | null, unit: Unit): RawPoint[] {
-  if (!fx) return points.map((p) => scaled(p, 1, unit));
+export function convertMonthly(points: readonly RawPoint[], fx: FxSeries | null, unit: Unit, until: string | null = null): Converted {
+  if (!fx) return { points: points.map((p) => scaled(p, 1, unit)), leftOut: [] };
   const out: RawPoint[] = [];
+  const leftOut: string[] = [];
   for (const p of points) {
+    if (until !== null && p.d > until) break;
     const month = p.d.slice(0, 7);
     const start = firstOnOrAfter(fx.d, `${month}-01`);
     let sum = 0;
@@ -89,15 +108,10 @@ export function convertMonthly(points: readonly RawPoint[], fx: FxSeries | null,
       sum += fx.r[k];
       n++;
     }
-    if (n > 0) {
-      out.push({ ...scaled(p, sum / n, unit), fx: sum / n });
-      continue;
-    }
-    const before = start - 1;
-    if (before < 0) continue;
-    out.push({ ...scaled(p, fx.r[before], unit), fx: fx.r[before], fx_d: fx.d[before] });
+    if (n > 0) out.push({ ...scaled(p, sum / n, unit), fx: sum / n });
+    else if (start > 0) leftOut.push(p.d);
   }
-  return out;
+  return { points: out, leftOut };
 }
 
 function scaled(p: RawPoint, rate: number, unit: Unit): RawPoint {

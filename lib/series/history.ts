@@ -16,7 +16,7 @@ import { fxCurrencies, readFxSeries, type FxReading, type FxSeries } from '../so
 import { FX_HISTORY_API_NAME, FX_HISTORY_SOURCE } from '../sources/upstream/fx-history';
 import { NOTHING } from '../sources/unavailable';
 import { UNIT_DECIMALS, unitEntry, type Unit } from '../reference/units';
-import type { HistoryRange } from '../schemas/history';
+import { todayUtc, type HistoryRange } from '../schemas/history';
 import { getMonthlySeries, type MonthlyMetal, type MonthlyPoint } from './monthly';
 import {
   convertDaily,
@@ -107,7 +107,7 @@ async function fetchHistory(): Promise<Sourced<DailyPoint[]>> {
 
 const feed = new Feed<DailyPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fetchHistory });
 
-type Series = Omit<History, 'data_state' | 'updated_at' | 'period'>;
+type Series = Omit<History, 'data_state' | 'updated_at' | 'period' | 'series'>;
 
 /** The rounded points and statistics of one fetched series, computed once per fetch. */
 let computed: { from: DailyPoint[]; series: Series } | null = null;
@@ -140,6 +140,8 @@ interface View {
   stats: Stats;
   /** Windows already cut (bounded): the same request gets the same points list, whose JSON is kept. */
   windows: Map<string, OutPoint[]>;
+  /** Dates of the points left out for want of a rate within 7 days of them (a gap in the currency's rates), oldest first. */
+  leftOut: string[];
 }
 
 const STAT_KEYS = ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct'] as const;
@@ -149,24 +151,32 @@ const asDaily = (raw: readonly RawPoint[]): Daily[] => raw.map((p) => ({ d: p.d,
 
 /** The key of USD in the views of a series (a currency's key is its rates array, new with every new day). */
 const USD_KEY = {};
-const viewsOf = new WeakMap<readonly RawPoint[], WeakMap<object, Map<Unit, View>>>();
+const viewsOf = new WeakMap<readonly RawPoint[], WeakMap<object, Map<string, View>>>();
 
-function viewOf(base: Base, fx: FxSeries | null, unit: Unit): View {
+function viewOf(base: Base, fx: FxSeries | null, unit: Unit, until: string | null): View {
   let byFx = viewsOf.get(base.raw);
   if (!byFx) viewsOf.set(base.raw, (byFx = new WeakMap()));
   const fxKey = fx?.r ?? USD_KEY;
   let byUnit = byFx.get(fxKey);
   if (!byUnit) byFx.set(fxKey, (byUnit = new Map()));
-  let view = byUnit.get(unit);
+  const key = `${unit}|${until ?? ''}`;
+  let view = byUnit.get(key);
   if (view) return view;
   if (!fx && unit === 'oz') {
-    view = { points: base.usd.points as OutPoint[], raw: base.raw, dates: base.raw.map((p) => p.d), stats: statsOf(base.usd), windows: new Map() };
+    view = {
+      points: base.usd.points as OutPoint[],
+      raw: base.raw,
+      dates: base.raw.map((p) => p.d),
+      stats: statsOf(base.usd),
+      windows: new Map(),
+      leftOut: [],
+    };
   } else {
-    const raw = base.kind === 'monthly' ? convertMonthly(base.raw, fx, unit) : convertDaily(base.raw, fx, unit);
+    const { points: raw, leftOut } = base.kind === 'monthly' ? convertMonthly(base.raw, fx, unit, until) : convertDaily(base.raw, fx, unit, until);
     const points = raw.map((p) => roundPoint(p, base.kind, unit));
-    view = { points, raw, dates: raw.map((p) => p.d), stats: historyStats(asDaily(raw), UNIT_DECIMALS[unit]), windows: new Map() };
+    view = { points, raw, dates: raw.map((p) => p.d), stats: historyStats(asDaily(raw), UNIT_DECIMALS[unit]), windows: new Map(), leftOut };
   }
-  byUnit.set(unit, view);
+  byUnit.set(key, view);
   return view;
 }
 
@@ -189,14 +199,32 @@ export function historyRangeStart(range: HistoryRange, latest: string): string |
   return range === 'ytd' ? `${latest.slice(0, 4)}-01-01` : daysBefore(latest, RANGE_DAYS[range]);
 }
 
+/** The first date of the window asked (undefined: from the first point), counted from the view's latest point. */
+function windowStart(view: View, kind: SeriesKind, q: Partial<HistoryQuery>): string | undefined {
+  const latest = view.dates[view.dates.length - 1];
+  if (!latest) return undefined;
+  // Futures reach back to 2000 but answer 5 years unless asked for more; spot and monthly answer all they hold.
+  const range = q.range ?? (q.from !== undefined ? undefined : kind === 'futures' ? '5y' : 'max');
+  // The window ends at `to` when it is given (before the latest point): `range`, or the default, counts back from it.
+  const end = q.to !== undefined && q.to < latest ? q.to : latest;
+  return q.from ?? (range ? historyRangeStart(range, end) : undefined);
+}
+
+/** How many points of the window asked were left out for want of a recent rate. */
+function leftOutIn(view: View, kind: SeriesKind, q: Partial<HistoryQuery>): number {
+  if (view.leftOut.length === 0) return 0;
+  const from = windowStart(view, kind, q);
+  const i = from ? firstOnOrAfter(view.leftOut, from) : 0;
+  const j = q.to ? lastOnOrBefore(view.leftOut, q.to) + 1 : view.leftOut.length;
+  return Math.max(0, j - i);
+}
+
 /** The points of a window, grouped when asked: cut once per view, window and grouping. */
 function windowOf(view: View, kind: SeriesKind, unit: Unit, q: Partial<HistoryQuery>): OutPoint[] {
   const n = view.dates.length;
   const latest = view.dates[n - 1];
   if (!latest) return view.points;
-  // Futures reach back to 2000 but answer 5 years unless asked for more; spot and monthly answer all they hold.
-  const range = q.range ?? (q.from !== undefined ? undefined : kind === 'futures' ? '5y' : 'max');
-  const from = q.from ?? (range ? historyRangeStart(range, latest) : undefined);
+  const from = windowStart(view, kind, q);
   const i = from ? firstOnOrAfter(view.dates, from) : 0;
   const j = Math.max(i, q.to ? lastOnOrBefore(view.dates, q.to) + 1 : n);
   const group = q.group && kind !== 'monthly' ? q.group : undefined;
@@ -219,8 +247,14 @@ function periodFor(points: readonly OutPoint[], unit: Unit): Period {
   return period;
 }
 
+/** A currency whose last rate is more than this many days old has ended (the list gives a current one its latest date). */
+const ENDED_AFTER_DAYS = 7;
+
+/** The rates of a currency for an answer, and the last date of one that ended (`until`). */
+type Rates = FxReading & { until: string | null };
+
 /** The rates of a currency for an answer: null for USD; a currency without a history is the 400 listing those with one. */
-async function ratesFor(code: string, asked: string): Promise<FxReading | null> {
+async function ratesFor(code: string, asked: string): Promise<Rates | null> {
   if (code === 'USD') return null;
   const list = await fxCurrencies.read();
   if (list.value) {
@@ -228,12 +262,14 @@ async function ratesFor(code: string, asked: string): Promise<FxReading | null> 
       const valid = [...new Set(['USD', ...Object.keys(list.value)])].sort();
       throw new ApiError(400, `Unsupported currency: ${asked}. Valid values (the currencies with a rate history): ${valid.join(', ')}`, { valid });
     }
-    return readFxSeries(code, list.value[code].from);
+    const { from, to } = list.value[code];
+    const until = to !== null && to < daysBefore(todayUtc(), ENDED_AFTER_DAYS) ? to : null;
+    return { ...(await readFxSeries(code, from)), until };
   }
   // The list has never answered: a code is tried as it is, and what is kept of it answers while the rates are down.
   if (!/^[A-Z]{3}$/.test(code))
     throw new ApiError(400, `Unsupported currency: ${asked}. Valid values: an ISO 4217 code such as EUR`, { valid: ['USD'] });
-  return readFxSeries(code, null);
+  return { ...(await readFxSeries(code, null)), until: null };
 }
 
 async function baseFor(query: Partial<HistoryQuery>, now: number): Promise<Base | Unavailable> {
@@ -261,7 +297,8 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
     );
   }
   const fx = rates?.series ?? null;
-  const view = viewOf(base, fx, unit);
+  const until = rates?.until ?? null;
+  const view = viewOf(base, fx, unit, until);
   // Rates that could not be brought up to date make the converted answer stale, never wrong: each point keeps its own date's rate.
   const data_state: DataState =
     rates?.status === 'stale' && base.data_state.status === 'fresh' ? { ...base.data_state, status: 'stale' } : base.data_state;
@@ -281,6 +318,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   const asked = fx || unit !== 'oz' ? { currency: code, unit: unitEntry(unit).label } : {};
   return {
     symbol: base.usd.symbol,
+    series: base.kind,
     interval,
     source: base.usd.source,
     points: points as History['points'],
@@ -289,11 +327,16 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
     period: periodFor(points, unit),
     ...requested,
     ...asked,
-    ...(fx ? { fx: { source: FX_HISTORY_SOURCE, from: fx.d[0] } } : {}),
+    ...(fx ? { fx: fxOf(fx, until, query.date ? 0 : leftOutIn(view, base.kind, query)) } : {}),
     ...base.extra,
     data_state,
     updated_at: new Date(now).toISOString(),
   };
+}
+
+/** What a converted answer says of its rates: where from, from and until when, and the points a gap in them left out. */
+function fxOf(fx: FxSeries, until: string | null, leftOut: number): NonNullable<History['fx']> {
+  return { source: FX_HISTORY_SOURCE, from: fx.d[0], ...(until ? { until } : {}), ...(leftOut > 0 ? { left_out: leftOut } : {}) };
 }
 
 // A history answer's points are most of its JSON, and they change only with the series: their text is
@@ -408,9 +451,19 @@ export async function getSpotHistory(metal: MetalId = 'gold'): Promise<History> 
   return (await getHistoryFor({ series: 'spot', symbol: metalById(metal).intraday })) as History;
 }
 
+/**
+ * A futures series whose latest bar is more than this many days before the current session is stale however recently
+ * it was fetched: GC=F trades every weekday, so the upstream has stopped bringing new bars (a long weekend is 4 days).
+ */
+const FUTURES_FRESH_DAYS = 4;
+
 async function futuresBase(now: number): Promise<Base | Unavailable> {
   const reading = await feed.read();
-  const data_state = toDataState(reading, now);
+  let data_state = toDataState(reading, now);
+  const latest = reading.value?.[reading.value.length - 1];
+  if (latest && data_state.status === 'fresh' && latest.d < daysBefore(sessionNow(now).date, FUTURES_FRESH_DAYS)) {
+    data_state = { ...data_state, status: 'stale' };
+  }
   if (!reading.value) {
     return unavailable(
       `Daily history unavailable: the upstream is down (${feed.lastError ?? 'no answer'}) and no series has been fetched yet. Retry shortly.`,

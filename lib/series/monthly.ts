@@ -1,7 +1,7 @@
 import snapshot from '../data/worldbank-monthly-2026-07-02.json';
 import { toDataState } from '../sources/data-state';
 import { Feed } from '../sources/freshness';
-import { fetchMonthlyPrices, workbookTime, WORKBOOK_METALS, type MonthlyWorkbook } from '../sources/upstream/worldbank';
+import { fetchMonthlyPrices, workbookTime, WorkbookRefused, WORKBOOK_METALS, type MonthlyWorkbook } from '../sources/upstream/worldbank';
 import type { DataState } from '../schemas/common';
 
 // The World Bank's monthly average prices (Commodity Price Data, "Pink Sheet", CC BY 4.0) of gold, silver and platinum
@@ -52,7 +52,14 @@ export const MONTHLY_LICENSE = 'CC BY 4.0';
 export const MONTHLY_ATTRIBUTION = 'World Bank, Commodity Price Data (The Pink Sheet)';
 
 const SNAPSHOT: MonthlyWorkbook = snapshot;
-const feed = new Feed<MonthlyWorkbook>({ name: 'monthly-prices', ttlS: 24 * 3600, fetch: fetchMonthlyPrices });
+/** An edition the reader refuses is not fetched again for this long (decisions §29); a failure to reach it is retried soon. */
+export const REFUSED_EDITION_HOLD_S = 6 * 3600;
+const feed = new Feed<MonthlyWorkbook>({
+  name: 'monthly-prices',
+  ttlS: 24 * 3600,
+  fetch: fetchMonthlyPrices,
+  holdOffS: (err) => (err instanceof WorkbookRefused ? REFUSED_EDITION_HOLD_S : 0),
+});
 
 /** A metal's monthly series: never an error for an upstream failure (the snapshot answers, stale). */
 export async function getMonthlySeries(metal: MonthlyMetal): Promise<MonthlySeries> {

@@ -37,6 +37,11 @@ export interface FeedOptions<T> {
   fetch: () => Promise<Sourced<T>>;
   /** Rejects a fetched value that is implausible next to the last real one; returns the reason. */
   check?: (next: Sourced<T>, last: Sourced<T> | null) => string | null;
+  /**
+   * Seconds the upstream is left alone after a failure of this kind (0: the usual pause after failures in a row), for
+   * every instance sharing the store: a published file the reader refuses stays refused until a new one is published.
+   */
+  holdOffS?: (err: unknown) => number;
 }
 
 /**
@@ -57,6 +62,8 @@ interface FeedState<T> {
   /** Failed fetches in a row. */
   failures: number;
   lastError: string | null;
+  /** No fetch before this time (ms): the hold after a failure `holdOffS` names. */
+  holdUntil: number;
 }
 
 // One state per feed name for the whole process: the framework bundles the boot hook and the routes
@@ -71,7 +78,7 @@ export class Feed<T> {
   private readonly s: FeedState<T>;
 
   constructor(private readonly opts: FeedOptions<T>) {
-    if (!STATES.has(opts.name)) STATES.set(opts.name, { mem: null, inflight: null, failedAt: 0, failures: 0, lastError: null });
+    if (!STATES.has(opts.name)) STATES.set(opts.name, { mem: null, inflight: null, failedAt: 0, failures: 0, lastError: null, holdUntil: 0 });
     this.s = STATES.get(opts.name) as FeedState<T>;
   }
 
@@ -93,7 +100,7 @@ export class Feed<T> {
     const now = Date.now();
     if (this.isFresh(this.s.mem, now)) return Promise.resolve(reading('fresh', this.s.mem, 'cache'));
     const backoff = this.s.failures > 1 ? Math.min(ttlMs(this.opts.ttlS), RETRY_AFTER_FAILURE_MS) : 0;
-    if (now - this.s.failedAt < backoff) return this.fallback();
+    if (now - this.s.failedAt < backoff || now < this.s.holdUntil) return this.fallback();
     this.s.inflight ??= this.refresh().finally(() => {
       this.s.inflight = null;
     });
@@ -107,9 +114,21 @@ export class Feed<T> {
     return reading(this.isFresh(last, Date.now()) ? 'fresh' : 'stale', last, 'cache');
   }
 
+  private get holdKey() {
+    return `hold:${this.opts.name}`;
+  }
+
   private async refresh(): Promise<Reading<T>> {
     const last = await this.last();
     if (this.isFresh(last, Date.now())) return reading('fresh', last, 'cache');
+    if (this.opts.holdOffS) {
+      // Another instance's hold, seen through the store.
+      const until = await safely(() => getStore().get<number>(this.holdKey), `read ${this.holdKey}`);
+      if (until !== null && until > Date.now()) {
+        this.s.holdUntil = until;
+        return last ? reading('stale', last, 'cache') : UNAVAILABLE;
+      }
+    }
     try {
       // One scope for the fetch and the check: a value the check rejects makes its attempt count as invalid.
       const next = await attempting(async () => {
@@ -129,6 +148,11 @@ export class Feed<T> {
       this.s.failures++;
       this.s.lastError = err instanceof UpstreamError ? err.reason : 'upstream failed';
       console.warn(`[upstream] ${this.opts.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      const holdS = this.opts.holdOffS?.(err) ?? 0;
+      if (holdS > 0) {
+        this.s.holdUntil = Date.now() + holdS * 1000;
+        await safely(() => getStore().set(this.holdKey, this.s.holdUntil, holdS), `save ${this.holdKey}`);
+      }
       return last ? reading('stale', last, 'cache') : UNAVAILABLE;
     }
   }

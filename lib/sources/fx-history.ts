@@ -5,7 +5,8 @@ import { fetchFxCurrencies, fetchFxRates, type FxCurrencies } from './upstream/f
 import { UpstreamError } from './upstream/fetch';
 
 // Historical exchange rates per currency (decisions §24): the first ask takes the whole range in one request,
-// later asks only the days after the last one kept. Kept in memory and in the store (`fxh:<CODE>`, shared by
+// later asks only the days after the last one kept, and once a week the whole range again (decisions §29: the
+// source corrects and backfills past days). Kept in memory and in the store (`fxh:<CODE>`, shared by
 // instances), one request in flight per currency however many answers wait on it. A failed ask answers from
 // what is kept (stale), or nothing when nothing ever was.
 
@@ -16,6 +17,8 @@ export interface FxSeries {
   r: number[];
   /** When the upstream was last asked successfully (ms). */
   fetchedAt: number;
+  /** When the whole range was last fetched (ms; absent in a series kept before it was recorded). */
+  wholeAt?: number;
 }
 
 export interface FxReading {
@@ -29,6 +32,8 @@ export interface FxReading {
 const TTL_S = 6 * 3600;
 /** After two failures in a row, a currency's upstream is left alone this long (or the TTL, if shorter). */
 const RETRY_AFTER_FAILURE_MS = 5000;
+/** The whole range is fetched again this often, so the source's corrections and backfills of past days arrive. */
+const WHOLE_EVERY_MS = 7 * 86_400_000;
 /** Where a first ask starts when the currency list does not say: the earliest rates Frankfurter holds. */
 const EARLIEST = '1948-01-01';
 
@@ -95,19 +100,23 @@ async function refresh(code: string, first: string | null): Promise<FxReading> {
   const s = state(code);
   const kept = await last(code);
   if (isFresh(kept, Date.now())) return reading('fresh', kept, null);
-  const today = new Date().toISOString().slice(0, 10);
+  const now = Date.now();
+  const today = new Date(now).toISOString().slice(0, 10);
   try {
-    const from = kept?.d.length ? dayAfter(kept.d[kept.d.length - 1]) : (first ?? EARLIEST);
-    // Only the days after the last one kept; none yet to ask for (asked again the same day) costs no request.
+    // Weekly (and first) the whole range, which replaces what is kept; otherwise only the days after the last one kept.
+    const whole = !kept?.d.length || now - (kept.wholeAt ?? 0) >= WHOLE_EVERY_MS;
+    const from = whole ? (first ?? kept?.d[0] ?? EARLIEST) : dayAfter(kept!.d[kept!.d.length - 1]);
+    // None yet to ask for (asked again the same day) costs no request.
     const rows = from <= today ? await fetchFxRates(code, from, today) : [];
-    if (!kept && rows.length === 0) throw new UpstreamError('frankfurter.dev', `no rates for ${code}`);
-    const next: FxSeries =
-      kept && rows.length === 0
-        ? { ...kept, fetchedAt: Date.now() }
+    if (whole && rows.length === 0) throw new UpstreamError('frankfurter.dev', `no rates for ${code}`);
+    const next: FxSeries = whole
+      ? { code, d: rows.map((x) => x.d), r: rows.map((x) => x.r), fetchedAt: Date.now(), wholeAt: now }
+      : rows.length === 0
+        ? { ...kept!, fetchedAt: Date.now() }
         : {
-            code,
-            d: [...(kept?.d ?? []), ...rows.map((x) => x.d)],
-            r: [...(kept?.r ?? []), ...rows.map((x) => x.r)],
+            ...kept!,
+            d: [...kept!.d, ...rows.map((x) => x.d)],
+            r: [...kept!.r, ...rows.map((x) => x.r)],
             fetchedAt: Date.now(),
           };
     s.mem = next;
@@ -132,7 +141,7 @@ async function last(code: string): Promise<FxSeries | null> {
   // The copy in memory keeps its arrays while the store holds nothing newer, so what is computed from them stays valid.
   if (stored && (!s.mem || stored.fetchedAt > s.mem.fetchedAt)) {
     s.mem =
-      s.mem && s.mem.d.length === stored.d.length && s.mem.d[s.mem.d.length - 1] === stored.d[stored.d.length - 1]
+      s.mem && s.mem.wholeAt === stored.wholeAt && s.mem.d.length === stored.d.length && s.mem.d[s.mem.d.length - 1] === stored.d[stored.d.length - 1]
         ? { ...s.mem, fetchedAt: stored.fetchedAt }
         : stored;
   }

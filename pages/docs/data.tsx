@@ -164,7 +164,13 @@ export default function DataDocs() {
         <code>/api/v1/history</code> serves three series, each named in its <code>source</code>, in any currency and unit (<code>currency</code>,{' '}
         <code>unit</code>): every point is converted at the central-bank reference rate of its own date (the last rate published on or before it,
         named by <code>fx_d</code> when it is from an earlier day; a monthly point at the average of its month&apos;s daily rates), never at
-        today&apos;s rate, and points before a currency&apos;s first rate are left out.
+        today&apos;s rate, and points before a currency&apos;s first rate are left out. No point is converted at a rate more than 7 days older than
+        it: where a currency&apos;s rates have a longer gap its points there are left out, counted in <code>fx.left_out</code>; a currency that ended
+        (its source&apos;s last rate is more than 7 days old, such as the kuna after 2022-12-30) has no point after its last rate, named in{' '}
+        <code>fx.until</code>. Every body names its series in <code>series</code> (<code>futures</code>, <code>spot</code> or <code>monthly</code>;
+        the CSV in the <code>X-Series</code> header), and <code>to</code> without <code>from</code> counts the window back from <code>to</code>. The
+        futures series is <code>stale</code> when its latest bar is more than 4 days before the current session, however recently it was fetched: the
+        upstream has stopped bringing new bars.
       </p>
       <table>
         <thead>

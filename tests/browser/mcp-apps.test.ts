@@ -11,8 +11,7 @@ import { App, ROOT } from '../support/app';
 import { hostState, HOST_ORIGIN, openHost, VIEW_ORIGIN, type Hosted } from '../support/apps';
 import { dataDirWithBars } from '../support/bars';
 import { launchBrowser, releaseBrowser, watch } from '../support/browser';
-import { fixture, FakeUpstream } from '../support/fake-upstream';
-import { GRAMS_PER_OZ } from '@/lib/reference/units';
+import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { mcpClient } from '../support/mcp';
 import { realChartHandler } from '../support/yahoo';
@@ -259,29 +258,23 @@ describe('the chart view under the package’s own host', () => {
     const futures = await call('get_gold_history', { range: '3m' });
     const spot = await call('get_gold_history', { range: '1m', series: 'spot' });
     const compare = await call('compare_gold_to_asset', { symbol: 'sp500', range: '6m' });
-    // A monthly series in euros per gram, as the history endpoint answers it once converted (decisions §24): the real
-    // futures closes averaged by month, at a real published EUR rate (er-api, 2 June 2026) and per gram.
-    const EUR_PER_USD = fixture('er-api-latest-USD.json').rates.EUR as number;
-    const byMonth = new Map<string, number[]>();
-    for (const p of futures.structuredContent.points) byMonth.set(`${p.d.slice(0, 7)}-01`, [...(byMonth.get(`${p.d.slice(0, 7)}-01`) ?? []), p.c]);
-    const monthly = [...byMonth].map(([d, cs]) => ({ d, c: ((cs.reduce((a, b) => a + b, 0) / cs.length) * EUR_PER_USD) / GRAMS_PER_OZ }));
-    const converted = {
-      content: [{ type: 'text', text: 'Gold monthly averages in EUR per gram' }],
-      structuredContent: {
-        ...futures.structuredContent,
-        interval: 'monthly',
-        source: 'World Bank Commodity Price Data (The Pink Sheet), monthly average prices',
-        currency: 'EUR',
-        unit: 'gram',
-        points: monthly,
-        count: monthly.length,
-      },
-    };
+    // The World Bank's monthly series in euros per gram, as the built app answers it (the real workbook and rates).
+    const converted = await call('get_gold_history', { series: 'monthly', currency: 'EUR', unit: 'gram', range: '5y' });
+    expect(converted.structuredContent).toMatchObject({ series: 'monthly', currency: 'EUR', unit: 'gram' });
+    // COMEX futures grouped into monthly and weekly bars: named by their series, not as the monthly averages, and drawn.
+    const byMonth = await call('get_gold_history', { range: '1y', group: 'month' });
+    const byWeek = await call('get_gold_history', { range: '1y', group: 'week' });
+    expect([byMonth, byWeek].map((r) => [r.structuredContent.series, r.structuredContent.interval])).toEqual([
+      ['futures', 'monthly'],
+      ['futures', 'weekly'],
+    ]);
     for (const [result, expected, currency, decimals] of [
       [futures, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
       [spot, label('lineSpot', 'USD', de.abbrOz), 'USD', 2],
       [compare, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
       [converted, label('lineMonthly', 'EUR', de.abbrGram), 'EUR', 4],
+      [byMonth, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
+      [byWeek, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
     ] as const) {
       const page = await browser.newPage({ viewport: { width: 440, height: 500 } });
       const seen = watch(page);
@@ -291,6 +284,11 @@ describe('the chart view under the package’s own host', () => {
       const points = (result.structuredContent as any).gold?.points ?? (result.structuredContent as any).points;
       expect(points.length).toBeGreaterThan(0);
       expect(await frame.textContent('[data-f="price"]')).toBe(await money(frame, points[points.length - 1].c, currency, 'de-DE', decimals));
+      // The line is drawn through every point: its high and low are the closes' own.
+      const closes = points.map((p: { c: number }) => p.c);
+      expect(await frame.textContent('[data-f="hi"]')).toBe(await money(frame, Math.max(...closes), currency, 'de-DE', decimals));
+      expect(await frame.textContent('[data-f="lo"]')).toBe(await money(frame, Math.min(...closes), currency, 'de-DE', decimals));
+      expect(await frame.getAttribute('path', 'd')).toMatch(/^M0 /);
       expect(seen.errors).toEqual([]);
       await page.close();
     }

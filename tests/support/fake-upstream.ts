@@ -127,6 +127,8 @@ export class FakeUpstream {
   readonly fxHistoryCalls: Record<string, number> = {};
   /** The last date whose rates the fake has published (null: every row of the fixture); tests move it to make new days appear. */
   fxHistoryUntil: string | null = null;
+  /** Rows the fake has not published yet, to be backfilled later (a currency and a span of dates); null: none withheld. */
+  fxHistoryWithheld: { quote: string; from: string; to: string } | null = null;
   /** When set, a daily range longer than this many years is refused with 422, as Frankfurter does while it computes ranges live. */
   fxHistoryMaxYears: number | null = null;
   /** Every request path with its query, in order. */
@@ -237,7 +239,7 @@ export class FakeUpstream {
               JSON.stringify({ status: 422, message: `date range exceeds ${this.fxHistoryMaxYears} years at daily granularity` }),
             );
           }
-          return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil)));
+          return this.reply(res, 200, JSON.stringify(fxRatesBody(url.searchParams, this.fxHistoryUntil, this.fxHistoryWithheld)));
         }
         if (route.name === 'fxCurrencies') return this.reply(res, 200, JSON.stringify(fxCurrenciesBody()));
         {

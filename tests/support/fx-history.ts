@@ -28,17 +28,28 @@ export function ratesOf(quote: string): Map<string, number> {
   return new Map(fxRows().flatMap((r) => (r.quote === quote ? [[r.date, r.rate] as const] : [])));
 }
 
-/** `GET /v2/rates?base=USD&quotes=…&from=…&to=…`: the rows asked, as Frankfurter answers them (`until`: the last date the fake has published). */
-export function fxRatesBody(q: URLSearchParams, until: string | null): unknown {
+/** `GET /v2/rates?base=USD&quotes=…&from=…&to=…`: the rows asked, as Frankfurter answers them (`until`: the last date the fake has published; `withheld`: rows it has not published yet). */
+export function fxRatesBody(q: URLSearchParams, until: string | null, withheld: { quote: string; from: string; to: string } | null = null): unknown {
   const quotes = new Set((q.get('quotes') ?? '').toUpperCase().split(',').filter(Boolean));
   const from = q.get('from') ?? '0000';
   const to = q.get('to') ?? '9999';
+  const held = (r: FxRow) => withheld !== null && r.quote === withheld.quote && r.date >= withheld.from && r.date <= withheld.to;
   return fxRows()
-    .filter((r) => quotes.has(r.quote) && r.date >= from && r.date <= to && (until === null || r.date <= until))
+    .filter((r) => quotes.has(r.quote) && r.date >= from && r.date <= to && (until === null || r.date <= until) && !held(r))
     .map((r) => ({ date: r.date, base: 'USD', quote: r.quote, rate: r.rate }));
 }
 
-/** `GET /v2/currencies`: each currency of the fixture, and USD, with the first and last date it has a rate for. */
+/**
+ * Currencies the fixture holds that ended (Frankfurter lists each with the last date it has a rate for): the kuna,
+ * replaced by the euro on 2023-01-01, its last ECB rate 2022-12-30.
+ */
+export const ENDED_CURRENCIES = new Set(['HRK']);
+
+/**
+ * `GET /v2/currencies`: each currency of the fixture, and USD, with the first and last date it has a rate for. The
+ * fixture's rows of a currency that still publishes stop where the copies found stop, not where the source does: as
+ * Frankfurter lists a current currency with its latest date, those are listed with today's.
+ */
 export function fxCurrenciesBody(): unknown {
   const span = new Map<string, { start: string; end: string }>();
   for (const r of fxRows()) {
@@ -48,7 +59,15 @@ export function fxCurrenciesBody(): unknown {
   }
   const eur = span.get('EUR')!;
   span.set('USD', eur);
+  const today = new Date().toISOString().slice(0, 10);
   return [...span]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([iso_code, s]) => ({ iso_code, iso_numeric: null, name: iso_code, symbol: null, start_date: s.start, end_date: s.end }));
+    .map(([iso_code, s]) => ({
+      iso_code,
+      iso_numeric: null,
+      name: iso_code,
+      symbol: null,
+      start_date: s.start,
+      end_date: ENDED_CURRENCIES.has(iso_code) ? s.end : today,
+    }));
 }

@@ -108,7 +108,8 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
       state,
     };
   }
-  if (body.interval === 'daily' || body.interval === 'monthly') {
+  // Daily points, grouped weekly or monthly bars (each drawn at its close), or the monthly series.
+  if (body.interval === 'daily' || body.interval === 'weekly' || body.interval === 'monthly') {
     const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c }));
     const currency = typeof body.currency === 'string' ? body.currency : 'USD';
     return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, line: historyLine(body), currency, unit: unitOf(body.unit), state };
@@ -116,7 +117,10 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
   return null;
 }
 
-/** What a history result is: its `series` where it names one, else its interval and source ("COMEX gold futures…", "Daily spot bars…"). */
+/**
+ * What a history result is: its `series` where it names one (grouped COMEX bars are monthly by interval, futures by
+ * series), else its interval and source ("COMEX gold futures…", "Daily spot bars…").
+ */
 function historyLine(body: Record<string, unknown>): ChartLine {
   if (body.series === 'futures' || body.series === 'spot' || body.series === 'monthly') return body.series;
   if (body.interval === 'monthly') return 'monthly';

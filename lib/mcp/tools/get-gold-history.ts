@@ -59,13 +59,17 @@ export const getGoldHistory = tool({
     const name = SERIES_NAMES[series];
     const per = `${body.currency ?? 'USD'} per ${body.unit === undefined || body.unit === 'troy_oz' ? 'troy ounce' : body.unit}`;
     const what = `${metal.name} ${series === 'monthly' ? 'monthly' : 'daily'} (${name}, ${per})`;
+    // A currency that ended, and points a gap in its rates left out, said as the body says them (decisions §29).
+    const fxLimits = (fx: NonNullable<History['fx']>) =>
+      `${fx.until ? ` until ${fx.until} (the currency ended; no point after it)` : ''}` +
+      `${fx.left_out ? `; ${fx.left_out} points left out where no rate was published within 7 days before them` : ''}`;
     const rate = (p: History['points'][number]) =>
       p.fx === undefined
         ? ''
         : ` at ${fmt(p.fx, 6)} ${body.currency} per USD${p.fx_d ? ` (the rate of ${p.fx_d}, the last published on or before)` : ''}`;
     const stats =
       `52-week high ${f(body.high_52w)}, low ${f(body.low_52w)}; YTD ${fmt(body.return_ytd_pct)}%, 1-year ${fmt(body.return_1y_pct)}% ` +
-      `(${freshness(body.data_state)}). Source: ${body.source}${body.fx ? `; rates: ${body.fx.source}, from ${body.fx.from}` : ''}.`;
+      `(${freshness(body.data_state)}). Source: ${body.source}${body.fx ? `; rates: ${body.fx.source}, from ${body.fx.from}${fxLimits(body.fx)}` : ''}.`;
     if (date) {
       const p = body.points[0];
       const on = p.d === date ? `on ${date}` : `on ${p.d} (the last point on or before ${date})`;

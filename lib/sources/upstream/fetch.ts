@@ -69,7 +69,7 @@ function failed(upstream: string, started: number, kind: FailureKind, reason: st
  * GET `url` as JSON within the upstream timeout. Throws UpstreamError on network failure, timeout or non-JSON.
  * A non-2xx JSON answer is returned (the caller may read its error body) but recorded as an `http` failure.
  */
-export async function getJson(upstream: string, url: string): Promise<FetchedJson> {
+export async function getJson(upstream: string, url: string, declined?: number): Promise<FetchedJson> {
   const timeout = upstreamTimeout(config.upstreamTimeoutMs());
   const started = performance.now();
   try {
@@ -91,7 +91,8 @@ export async function getJson(upstream: string, url: string): Promise<FetchedJso
       const timedOut = err instanceof Error && err.name === 'TimeoutError';
       throw failed(upstream, started, timedOut ? 'timeout' : 'network', 'body interrupted', res.status);
     }
-    const ok = res.status >= 200 && res.status <= 299;
+    // `declined`: a status the upstream answers by design to a request the caller will reshape (not a failure).
+    const ok = (res.status >= 200 && res.status <= 299) || res.status === declined;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -111,16 +112,23 @@ export async function getJson(upstream: string, url: string): Promise<FetchedJso
   }
 }
 
-/** GET and validate: a 2xx JSON body that matches `schema`, else UpstreamError. */
-export async function getValid<S extends z.ZodType>(upstream: string, url: string, schema: S): Promise<z.infer<S>> {
+/**
+ * GET and validate: a 2xx JSON body that matches `schema`, else UpstreamError. `declined`: a status with which the
+ * upstream declines the request as asked, by design (Frankfurter's 422 for a range too long to compute at once), which
+ * the caller answers by asking otherwise: thrown as UpstreamError too, but recorded as an answer, not a failure.
+ */
+export async function getValid<S extends z.ZodType>(upstream: string, url: string, schema: S, declined?: number): Promise<z.infer<S>> {
   // Its own scope, so a body of the wrong shape counts as invalid even where no feed wraps the call.
-  return attempting(async () => {
-    const { status, body } = await getJson(upstream, url);
+  const got = await attempting(async () => {
+    const { status, body } = await getJson(upstream, url, declined);
+    if (status === declined) return { declined: new UpstreamError(upstream, `HTTP ${status}`, status, body) };
     if (status < 200 || status > 299) throw new UpstreamError(upstream, `HTTP ${status}`, status, body);
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(upstream, `unexpected shape: ${parsed.error.issues[0]?.message}`, status);
-    return parsed.data;
+    return { data: parsed.data as z.infer<S> };
   });
+  if ('declined' in got) throw got.declined;
+  return got.data;
 }
 
 /** A finite, positive number: what every price must be. */

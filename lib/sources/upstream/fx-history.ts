@@ -15,9 +15,13 @@ const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 const Rows = z.array(z.object({ date: IsoDay, base: z.string(), quote: z.string(), rate: z.number() }));
 
-const Currencies = z.array(
-  z.object({ iso_code: z.string().regex(/^[A-Z]{3}$/), start_date: IsoDay.nullable().optional(), end_date: IsoDay.nullable().optional() }),
-);
+const Currency = z.object({
+  iso_code: z.string().regex(/^[A-Z]{3}$/),
+  start_date: IsoDay.nullable().optional(),
+  end_date: IsoDay.nullable().optional(),
+});
+/** The list's rows are read one by one: a malformed row is dropped, not the list. */
+const Currencies = z.array(z.unknown());
 
 /** One published rate: `d` its date, `r` units of the currency per USD. */
 export interface FxRate {
@@ -34,10 +38,12 @@ const MAX_RANGE_YEARS = 5;
  * ready), one request per five years.
  */
 export async function fetchFxRates(code: string, from: string, to: string): Promise<FxRate[]> {
+  const long = Number(to.slice(0, 4)) - Number(from.slice(0, 4)) >= MAX_RANGE_YEARS;
   try {
-    return await fetchRange(code, from, to);
+    // Its refusal of a long range is an answer by design, not a failure on /status: the range is asked in pieces.
+    return await fetchRange(code, from, to, long ? 422 : undefined);
   } catch (err) {
-    if (!(err instanceof UpstreamError && err.status === 422) || Number(to.slice(0, 4)) - Number(from.slice(0, 4)) < MAX_RANGE_YEARS) throw err;
+    if (!(err instanceof UpstreamError && err.status === 422) || !long) throw err;
     const rates: FxRate[] = [];
     for (let start = from; start <= to;) {
       const next = `${Number(start.slice(0, 4)) + MAX_RANGE_YEARS - 1}${start.slice(4)}`;
@@ -49,9 +55,9 @@ export async function fetchFxRates(code: string, from: string, to: string): Prom
   }
 }
 
-async function fetchRange(code: string, from: string, to: string): Promise<FxRate[]> {
+async function fetchRange(code: string, from: string, to: string, declined?: number): Promise<FxRate[]> {
   const url = `${config.upstream.fxHistory()}/v2/rates?base=USD&quotes=${code}&from=${from}&to=${to}`;
-  const rows = await getValid(FX_HISTORY_API_NAME, url, Rows);
+  const rows = await getValid(FX_HISTORY_API_NAME, url, Rows, declined);
   const byDate = new Map<string, number>();
   for (const row of rows) {
     // A row of another pair, or a rate that is not a positive number, means the answer is not what was asked.
@@ -62,14 +68,20 @@ async function fetchRange(code: string, from: string, to: string): Promise<FxRat
   return [...byDate].map(([d, r]) => ({ d, r })).sort((a, b) => (a.d < b.d ? -1 : 1));
 }
 
-/** The currencies with a history, each with its first rate's date (null when the API does not say). */
-export type FxCurrencies = Record<string, { from: string | null }>;
+/** The currencies with a history, each with its first and last rate's dates (null when the API does not say). */
+export type FxCurrencies = Record<string, { from: string | null; to: string | null }>;
 
 /** An empty list is a wrong answer, not a service without currencies. */
 const MIN_CURRENCIES = 1;
 
 export async function fetchFxCurrencies(): Promise<FxCurrencies> {
-  const list = await getValid(FX_HISTORY_API_NAME, `${config.upstream.fxHistory()}/v2/currencies`, Currencies);
+  const rows = await getValid(FX_HISTORY_API_NAME, `${config.upstream.fxHistory()}/v2/currencies`, Currencies);
+  const list = rows.flatMap((row) => {
+    const c = Currency.safeParse(row);
+    return c.success ? [c.data] : [];
+  });
+  if (list.length < rows.length)
+    console.warn(`[upstream] ${FX_HISTORY_API_NAME} currency list: ${rows.length - list.length} malformed row(s) dropped`);
   if (list.length < MIN_CURRENCIES) throw new UpstreamError(FX_HISTORY_API_NAME, `only ${list.length} currencies listed`);
-  return Object.fromEntries(list.map((c) => [c.iso_code, { from: c.start_date ?? null }]));
+  return Object.fromEntries(list.map((c) => [c.iso_code, { from: c.start_date ?? null, to: c.end_date ?? null }]));
 }

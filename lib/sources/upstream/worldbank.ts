@@ -48,7 +48,9 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 type Cell = string | number | boolean | object | null;
 type Rows = Cell[][];
 
-const bad = (reason: string) => new UpstreamError(MONTHLY_API_NAME, reason);
+/** A workbook the reader refuses: the edition published is wrong, and will be until the next one (not a blip to retry). */
+export class WorkbookRefused extends UpstreamError {}
+const bad = (reason: string) => new WorkbookRefused(MONTHLY_API_NAME, reason);
 const text = (cell: Cell | undefined) => (typeof cell === 'string' ? cell.replace(/\s+/g, ' ').trim() : '');
 
 /** The workbook's bytes read and checked; UpstreamError for anything else. */

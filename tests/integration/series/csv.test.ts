@@ -180,7 +180,9 @@ describe('the .csv paths', () => {
     const head = await app.get('/api/v1/history.csv', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(head.headers.get('x-data-state')).toBe('fresh');
+    // The recorded futures bars end 2026-04-16, months before this app's market clock: the series is stale (decisions §29).
+    expect(head.headers.get('x-data-state')).toBe('stale');
+    expect(head.headers.get('x-series')).toBe('futures');
     expect(await head.text()).toBe('');
     const options = await app.get('/api/v1/chart.csv', { method: 'OPTIONS' });
     expect(options.status).toBe(204);

@@ -3,6 +3,7 @@ import { History } from '@/lib/schemas/history';
 import { App } from '../../support/app';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { ratesOf } from '../../support/fx-history';
+import { marketClockAt } from '../../support/market';
 import { mcpClient } from '../../support/mcp';
 import { longChartHandler, longDailyRows } from '../../support/yahoo';
 
@@ -11,13 +12,15 @@ import { longChartHandler, longDailyRows } from '../../support/yahoo';
 
 const rows = longDailyRows();
 const r4 = (v: number) => Math.round(v * 1e4 * (1 + Number.EPSILON)) / 1e4;
+const r2 = (v: number) => Math.round(v * 1e2 * (1 + Number.EPSILON)) / 1e2;
 
 let fake: FakeUpstream;
 let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(longChartHandler());
-  app = await App.start({ env: { ...fake.env(), WARM_FEEDS: 'off' } });
+  // The market clock on the session after the last real bar (2026-04-16), so the futures series is current.
+  app = await App.start({ env: { ...fake.env(), WARM_FEEDS: 'off', ...marketClockAt(Date.parse('2026-04-17T09:00:00-04:00')) } });
 });
 afterAll(async () => {
   await app?.stop();
@@ -96,14 +99,24 @@ describe('GET /api/v1/history in other currencies and units', () => {
     fake.fxHistoryMaxYears = 5;
     fake.resetCalls();
     try {
-      const { status, body } = await app.json('/api/v1/history?currency=AED&range=max');
+      // INR moves every day and starts 2009-01-02: a piece joined twice, dropped or shifted shows in the closes.
+      const { status, body } = await app.json('/api/v1/history?currency=INR&range=max');
       expect(status).toBe(200);
       expect(body.data_state.status).toBe('fresh');
-      const aed = ratesOf('AED');
-      expect(body.points.length).toBeGreaterThan(0);
-      for (const p of body.points as History['points']) expect(p.fx, p.d).toBe(aed.get(p.fx_d ?? p.d));
+      const inr = ratesOf('INR');
+      const dates = [...inr.keys()];
+      // Each close × the rate of its own date, found here by a plain scan of the fixture (the last on or before it,
+      // not more than 7 days older); days without such a rate have no point.
+      const want = rows.flatMap((r) => {
+        const on = dates.filter((d) => d <= r.d).pop();
+        if (!on || Date.parse(r.d) - Date.parse(on) > 7 * 86_400_000) return [];
+        return [{ d: r.d, c: r2(r.c * inr.get(on)!), fx: inr.get(on)!, ...(on !== r.d ? { fx_d: on } : {}) }];
+      });
+      expect(want.length).toBeGreaterThan(4000);
+      expect(body.points.map(({ d, c, fx, fx_d }: History['points'][number]) => ({ d, c, fx, ...(fx_d ? { fx_d } : {}) }))).toEqual(want);
+      expect(body.fx.from).toBe('2009-01-02');
       // One ask refused whole, then pieces under five years each, from the same first date.
-      const asked = fake.log.filter((l) => l.startsWith('/v2/rates') && l.includes('quotes=AED')).map((l) => new URL(l, 'http://x').searchParams);
+      const asked = fake.log.filter((l) => l.startsWith('/v2/rates') && l.includes('quotes=INR')).map((l) => new URL(l, 'http://x').searchParams);
       expect(asked.length).toBeGreaterThan(2);
       const years = (q: URLSearchParams) => (Date.parse(q.get('to')!) - Date.parse(q.get('from')!)) / (365.25 * 86_400_000);
       expect(years(asked[0])).toBeGreaterThan(5);

@@ -4,6 +4,7 @@ import { App } from '../../support/app';
 import { expectedStats, r2 } from '../../support/bars';
 import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
+import { marketClockAt } from '../../support/market';
 import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
 
 // GET /api/v1/history on a 5-year body built from real daily OHLC rows; every statistic is
@@ -26,7 +27,8 @@ let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart((ticker, q) => (ticker === 'GC=F' && q.has('period1') && q.get('interval') === '1d' ? { status: 200, body: body() } : null));
-  app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '1' } });
+  // The market clock on the session after the last real bar: the series is as current as the upstream's, so fresh.
+  app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '1', ...marketClockAt(Date.parse('2026-04-17T09:00:00-04:00')) } });
 });
 afterAll(async () => {
   await app?.stop();

@@ -2,24 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
-import type { MonthlySeries } from '@/lib/series/monthly';
 import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { ratesOf } from '../../support/fx-history';
+import { marketClockAt } from '../../support/market';
+import { monthDay, rawSheet } from '../../support/workbook';
 import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yahoo';
 
 // History in any currency and unit, within any window (decisions §24), answered in-process against the fake
 // upstream: nineteen years of real daily gold rows as GC=F, and real rates per USD as Frankfurter v2 rows
 // (tests/fixtures/SOURCES.md). Every expected figure is this file's own computation from those rows.
-
-/** The monthly seam (lib/series/monthly.ts) answers, until its reader lands, the tests' own series: each month's mean of the real daily closes. */
-let monthly: MonthlySeries;
-vi.mock('@/lib/series/monthly', async (real) => ({
-  ...(await real<typeof import('@/lib/series/monthly')>()),
-  getMonthlySeries: async () => monthly,
-}));
 
 const GRAMS_PER_OZ = 31.1034768;
 const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
@@ -27,6 +21,8 @@ const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
 const round = (v: number, dp: number) => Math.round(v * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp;
 
 const rows = longDailyRows();
+/** Friday 17 April 2026, 09:00 New York: the session after the last real bar. */
+const DAY_AFTER_LAST_BAR = Date.parse('2026-04-17T09:00:00-04:00');
 const FIRST = rows[0].d;
 
 /** The rate of `date` (the last published on or before it) and the date it was published, by a plain scan. */
@@ -36,10 +32,16 @@ function rateOn(rates: Map<string, number>, date: string): { rate: number; on: s
   return best === null ? null : { rate: rates.get(best)!, on: best };
 }
 
-/** What a converted close must be: USD value × that date's rate ÷ grams per ounce × grams per unit. */
+/** Whole days from `a` to `b`. */
+const daysBetween = (a: string, b: string) => (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
+
+/**
+ * What a converted close must be: USD value × that date's rate ÷ grams per ounce × grams per unit; no point where the
+ * last rate is more than 7 days older than it (decisions §29).
+ */
 function expectedClose(row: OhlcRow, rates: Map<string, number>, unit: keyof typeof GRAMS) {
   const fx = rateOn(rates, row.d);
-  if (!fx) return null;
+  if (!fx || daysBetween(fx.on, row.d) > 7) return null;
   const value = unit === 'oz' ? row.c * fx.rate : ((row.c * fx.rate) / GRAMS_PER_OZ) * GRAMS[unit];
   return { d: row.d, c: round(value, unit === 'gram' ? 4 : 2), fx: fx.rate, ...(fx.on !== row.d ? { fx_d: fx.on } : {}) };
 }
@@ -63,23 +65,13 @@ beforeAll(async () => {
   // Rates published up to the end of March: the later days appear in the test of new days.
   fake.fxHistoryUntil = '2026-03-31';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-history-currency-'));
-  Object.assign(process.env, fake.env(), { DATA_DIR: dataDir, CACHE_TTL_S: '1' });
+  // The market clock on the day after the fixture's last bar (2026-04-16): the series is as current as the upstream's.
+  Object.assign(process.env, fake.env(), { DATA_DIR: dataDir, CACHE_TTL_S: '1', ...marketClockAt(DAY_AFTER_LAST_BAR) });
   lib = {
     history: await import('@/lib/series/history'),
     route: await import('@/app/api/v1/history/route'),
     csvRoute: await import('@/app/api/v1/history.csv/route'),
     mcp: await import('@/lib/mcp/server'),
-  };
-  const byMonth = new Map<string, number[]>();
-  for (const r of rows) byMonth.set(r.d.slice(0, 7), [...(byMonth.get(r.d.slice(0, 7)) ?? []), r.c]);
-  monthly = {
-    points: [...byMonth].map(([m, cs]) => ({ d: `${m}-01`, c: cs.reduce((s, c) => s + c, 0) / cs.length })),
-    source: 'World Bank Commodity Price Data (The Pink Sheet), monthly average prices',
-    license: 'CC BY 4.0',
-    attribution: 'World Bank, Commodity Price Data (The Pink Sheet)',
-    description: 'Gold (UK), 99.5% fine, London afternoon fixing, average of daily rates',
-    workbook_date: '2026-07-02',
-    data_state: { status: 'fresh', as_of: '2026-07-02T00:00:00.000Z', source: 'cache', age_seconds: 0 },
   };
 });
 afterAll(() => fake.close());
@@ -166,10 +158,43 @@ describe('conversion, each point at its own date’s rate', () => {
     // A gold day without a rate of its own: 1 May 2014 takes 30 April's, and says so.
     const may = (await get({ currency: 'EUR', unit: 'gram', date: '2014-05-01' })).points[0];
     expect(may).toMatchObject({ d: '2014-05-01', fx: ratesOf('EUR').get('2014-04-30'), fx_d: '2014-04-30' });
-    // INR's rates start 2026-02-17: no earlier point, and the body says from when.
+    // INR's rates start 2009-01-02, a year and a half after the series: no earlier point, and the body says from when.
     const inr = await get({ currency: 'INR', range: 'max' });
-    expect(inr.points[0].d).toBe('2026-02-17');
-    expect(inr.fx!.from).toBe('2026-02-17');
+    expect(inr.points[0].d).toBe(rows.find((r) => r.d >= '2009-01-02')!.d);
+    expect(inr.fx!.from).toBe('2009-01-02');
+    expect(FIRST < '2009-01-02').toBe(true);
+  });
+
+  it('a currency that ended (HRK, last rate 2022-12-30): no point after it, and the body says until when', async () => {
+    const hrk = ratesOf('HRK');
+    const body = await get({ currency: 'HRK', range: 'max' });
+    History.parse(body);
+    expect(body.fx).toMatchObject({ from: '2020-01-02', until: '2022-12-30' });
+    // 2 and 3 January 2023 are within 7 days of the last rate: left out because the kuna had ended, not for its age.
+    expect(body.points.at(-1)!.d).toBe(rows.filter((r) => r.d <= '2022-12-30').at(-1)!.d);
+    expect(rows.some((r) => r.d > '2022-12-30' && r.d <= '2023-01-06')).toBe(true);
+    for (const p of body.points) expect(p.fx, p.d).toBe(hrk.get(p.fx_d ?? p.d));
+    // A window after the end answers no points, not a 500 and not the last kuna price.
+    const after = await rest('currency=HRK&from=2023-06-01&to=2023-12-31');
+    expect(after.status).toBe(200);
+    expect(after.body.points).toEqual([]);
+    expect(after.body.fx.until).toBe('2022-12-30');
+    expect((await get({ currency: 'EUR', range: 'max' })).fx!.until).toBeUndefined();
+  });
+
+  it('a gap of years in a currency’s rates (ISK, none from 2008-12-09 to 2018-02-01): its points left out and counted', async () => {
+    const isk = ratesOf('ISK');
+    const body = await get({ currency: 'ISK', from: '2008-11-01', to: '2018-03-31' });
+    const want = rows.filter((r) => r.d >= '2008-11-01' && r.d <= '2018-03-31');
+    const kept = want.map((r) => expectedClose(r, isk, 'oz')).filter((p) => p !== null);
+    expect(body.points.map(({ d, c, fx, fx_d }) => ({ d, c, fx, ...(fx_d ? { fx_d } : {}) }))).toEqual(kept);
+    // Converted up to 7 days after the last rate before the gap, and again from the first rate after it.
+    expect(body.points.filter((p) => p.d > '2008-12-09' && p.d < '2018-02-01').every((p) => p.d <= '2008-12-16')).toBe(true);
+    expect(body.points.find((p) => p.d >= '2018-02-01')!.d).toBe('2018-02-01');
+    expect(body.fx!.left_out).toBe(want.length - kept.length);
+    expect(want.length - kept.length).toBeGreaterThan(2000);
+    // A window with no gap says nothing of one.
+    expect((await get({ currency: 'ISK', from: '2019-01-01', to: '2019-12-31' })).fx!.left_out).toBeUndefined();
   });
 
   it('a currency without a rate history is refused with the list of those with one; USD in grams needs no rate', async () => {
@@ -177,7 +202,7 @@ describe('conversion, each point at its own date’s rate', () => {
     expect(chf.status).toBe(400);
     expect(chf.body).toMatchObject({
       error: expect.stringContaining('chf'),
-      valid: ['AED', 'EUR', 'INR', 'JPY', 'USD'],
+      valid: ['AED', 'EUR', 'HRK', 'INR', 'ISK', 'JPY', 'USD'],
       data_state: expect.any(Object),
     });
     const gram = await get({ unit: 'gram', range: 'max' });
@@ -186,10 +211,30 @@ describe('conversion, each point at its own date’s rate', () => {
     expect(gram.points.at(-1)!.c).toBe(round(rows[rows.length - 1].c / GRAMS_PER_OZ, 4));
   });
 
+  it('a futures series whose last bar is months behind the calendar is stale, as of that bar, however recently fetched', async () => {
+    const lastBar = rows[rows.length - 1].d;
+    expect((await get({})).data_state.status).toBe('fresh');
+    // Seven months on (the real date of this fixture's use): the same fetch, no newer bar.
+    Object.assign(process.env, marketClockAt(Date.parse('2026-11-18T09:00:00-05:00')));
+    try {
+      for (const q of [{}, { currency: 'EUR' }] as Record<string, string>[]) {
+        const body = await get(q);
+        expect(body.data_state.status, JSON.stringify(q)).toBe('stale');
+        expect(body.data_state.as_of!.slice(0, 10)).toBe(lastBar);
+      }
+      // Four days on (a long weekend) it is still current.
+      Object.assign(process.env, marketClockAt(Date.parse('2026-04-20T09:00:00-04:00')));
+      expect((await get({})).data_state.status).toBe('fresh');
+    } finally {
+      Object.assign(process.env, marketClockAt(DAY_AFTER_LAST_BAR));
+    }
+  });
+
   it('USD per troy ounce answers as before: no currency, unit or fx fields, the default window 5 years', async () => {
     const body = await get({});
     expect(Object.keys(body)).toEqual([
       'symbol',
+      'series',
       'interval',
       'source',
       'points',
@@ -237,6 +282,33 @@ describe('windows', () => {
     }
   });
 
+  it('to alone counts the default 5 years back from it; range with to counts back from to', async () => {
+    const back = (to: string, days: number) => new Date(Date.parse(`${to}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+    // Five years (1826 days) before 2015-06-30 is 2010-06-30: the points between, and none after `to`.
+    const five = await get({ to: '2015-06-30' });
+    expect(back('2015-06-30', 1826)).toBe('2010-06-30');
+    expect(five.points.map((p) => p.d)).toEqual(rows.filter((r) => r.d >= '2010-06-30' && r.d <= '2015-06-30').map((r) => r.d));
+    // Before the fix, a window ending 2010-12-31 started five years before the latest point (2021) and held nothing.
+    const old = await rest('to=2010-12-31');
+    expect(old.status).toBe(200);
+    expect(old.body.points.length).toBeGreaterThan(700);
+    expect(old.body.points.at(-1).d).toBe(rows.filter((r) => r.d <= '2010-12-31').at(-1)!.d);
+    for (const [range, days] of [
+      ['1y', 365],
+      ['3m', 91],
+    ] as const) {
+      const body = await get({ range, to: '2012-03-15' });
+      const from = back('2012-03-15', days);
+      expect(
+        body.points.map((p) => p.d),
+        range,
+      ).toEqual(rows.filter((r) => r.d >= from && r.d <= '2012-03-15').map((r) => r.d));
+    }
+    const ytd = await get({ range: 'ytd', to: '2012-03-15', currency: 'EUR' });
+    expect(ytd.points[0].d).toBe(rows.find((r) => r.d >= '2012-01-01')!.d);
+    expect(ytd.points.at(-1)!.d).toBe(rows.filter((r) => r.d <= '2012-03-15').at(-1)!.d);
+  });
+
   it('date= on a Sunday answers the Friday before, with requested_date; before the first point, 404', async () => {
     const body = await get({ date: '2026-04-12' });
     expect(body.points).toEqual([
@@ -280,18 +352,29 @@ describe('windows', () => {
 });
 
 describe('the monthly series', () => {
-  it('in EUR from the currency’s first rate, each month at the average of its daily rates; body names its source', async () => {
+  it('in EUR at the route, from the real workbook: each month its Gold cell × the average of that month’s daily rates', async () => {
+    // The fake serves the real 2026-07-02 workbook; its cells read here by header text with the reader library alone.
+    const sheet = await rawSheet('Monthly Prices');
+    const col = sheet.find((r) => r.includes('Gold'))!.indexOf('Gold');
+    const gold = new Map(
+      sheet.filter((r) => typeof r[0] === 'string' && /^\d{4}M\d{2}$/.test(r[0])).map((r) => [monthDay(r[0] as string), r[col] as number]),
+    );
     const rates = ratesOf('EUR');
-    const body = await get({ series: 'monthly', currency: 'EUR', range: 'max' });
-    expect(body).toMatchObject({ interval: 'monthly', license: 'CC BY 4.0', source: monthly.source, description: monthly.description });
-    const firstMonth = [...rates.keys()][0].slice(0, 7);
-    expect(body.points[0].d).toBe(`${firstMonth}-01`);
+    const { status, body } = await rest('series=monthly&currency=EUR&range=max');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ series: 'monthly', interval: 'monthly', license: 'CC BY 4.0', currency: 'EUR' });
+    expect(body.description).toContain('London afternoon fixing');
+    // Every month with EUR rates of its own, from the first (June 2007) to the last (April 2026): none later, none invented.
+    const months = [...new Set([...rates.keys()].map((d) => `${d.slice(0, 7)}-01`))].filter((m) => gold.has(m));
+    expect(body.points.map((p: { d: string }) => p.d)).toEqual(months);
     for (const p of body.points) {
       const month = [...rates].filter(([d]) => d.startsWith(p.d.slice(0, 7))).map(([, r]) => r);
       const avg = month.reduce((s, r) => s + r, 0) / month.length;
-      const usd = monthly.points.find((m) => m.d === p.d)!.c;
-      expect(p).toEqual({ d: p.d, c: round(usd * avg, 2), fx: avg });
+      expect(p).toEqual({ d: p.d, c: round(gold.get(p.d)! * avg, 2), fx: avg });
     }
+    // The workbook goes on to June 2026; the months after the rates' last are left out and counted.
+    expect(gold.has('2026-06-01')).toBe(true);
+    expect(body.fx.left_out).toBe(2);
   });
 
   it('palladium and group=week refused naming the valid values', async () => {
@@ -308,6 +391,25 @@ describe('CSV and MCP', () => {
     const json = await get({ currency: 'EUR', unit: 'gram', from: '2014-04-28', to: '2014-05-02' });
     expect(lines.slice(1)).toEqual(json.points.map((p) => [p.d, p.c, p.h, p.l, p.fx, p.fx_d ?? ''].join(',')));
     expect(lines.some((l) => l.endsWith(',2014-04-30'))).toBe(true);
+    expect(res.headers.get('X-Series')).toBe('futures');
+  });
+
+  it('every answer names its series, JSON in `series`, CSV in X-Series', async () => {
+    for (const [query, series] of [
+      ['range=1y', 'futures'],
+      ['group=week&range=1y', 'futures'],
+      ['series=spot', 'spot'],
+      ['series=monthly&currency=EUR', 'monthly'],
+      ['series=monthly&symbol=xag&group=month', 'monthly'],
+    ] as const) {
+      const { status, body } = await rest(query);
+      expect(status, query).toBe(200);
+      expect(body.series, query).toBe(series);
+      const csv = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?${query}`));
+      expect(csv.headers.get('X-Series'), query).toBe(series);
+      // Readable by a page on another origin, as X-Data-State is.
+      expect(csv.headers.get('Access-Control-Expose-Headers'), query).toContain('X-Series');
+    }
   });
 
   it('get_gold_history gives the numbers REST gives, and its text names series, source, currency, unit and FX date', async () => {
@@ -333,6 +435,12 @@ describe('CSV and MCP', () => {
         structuredContent: History;
       };
       expect(window.structuredContent.points).toEqual((await rest('currency=JPY&from=2020-01-01&to=2020-03-31&group=month')).body.points);
+      // An ended currency and a gap in a currency's rates are said in the text as in the body.
+      const said = async (args: Record<string, string>) =>
+        ((await client.callTool({ name: 'get_gold_history', arguments: args })) as { content: { text: string }[] }).content[0].text;
+      expect(await said({ currency: 'HRK', range: 'max' })).toContain('until 2022-12-30 (the currency ended');
+      const isk = (await rest('currency=ISK&from=2010-01-01&to=2018-12-31')).body;
+      expect(await said({ currency: 'ISK', from: '2010-01-01', to: '2018-12-31' })).toContain(`; ${isk.fx.left_out} points left out`);
     } finally {
       await client.close();
       await server.close();

@@ -14,10 +14,12 @@ import { editedWorkbook, monthDay, rawEnds, rawSheet, workbookBytes } from '../.
 let fake: FakeUpstream;
 let monthly: typeof import('@/lib/series/monthly');
 let now = Date.parse('2026-11-26T12:00:00Z');
-const later = (ms: number) => vi.setSystemTime((now += ms));
 const HOUR = 3_600_000;
+const later = (ms: number) => vi.setSystemTime((now += ms));
 /** Longer than the feed's pause after failures in a row, so the next call asks the upstream again. */
 const PAST_PAUSE = 10_000;
+/** Longer than the 6 hours an edition the reader refused is left alone (decisions §29). */
+const PAST_HOLD = 6 * HOUR + 1000;
 const EDITION = '2026-07-02T00:00:00.000Z';
 const NAMES = { gold: 'Gold', silver: 'Silver', platinum: 'Platinum' } as const;
 
@@ -69,7 +71,7 @@ describe('before the first fetch, with the workbook upstream down', () => {
       editedWorkbook('xl/sharedStrings.xml', (xml) => xml.replace('<si><t>Gold</t></si>', '<si><t>Gold (discontinued)</t></si>')),
     ];
     for (const body of garbage) {
-      later(PAST_PAUSE);
+      later(PAST_HOLD);
       fake.set('monthly', { mode: 'bytes', body });
       const before = fake.calls.monthly;
       const s = await monthly.getMonthlySeries('gold');
@@ -77,6 +79,34 @@ describe('before the first fetch, with the workbook upstream down', () => {
       expect(s.data_state).toMatchObject(fromSnapshot);
       expect(s.points.length).toBeGreaterThan(700);
     }
+  });
+});
+
+describe('an edition the reader refuses', () => {
+  it('is fetched once in a minute of requests, and again only after 6 hours; a failure to reach it is retried soon', async () => {
+    fake.set('monthly', { mode: 'bytes', body: workbookBytes().slice(0, 50_000) });
+    later(PAST_HOLD);
+    fake.resetCalls();
+    // A request every two seconds for a minute: one fetch, every answer from the snapshot.
+    for (let t = 0; t < 60; t += 2) {
+      const s = await monthly.getMonthlySeries(monthly.MONTHLY_METALS[t % 3]);
+      expect(s.data_state).toMatchObject(fromSnapshot);
+      later(2000);
+    }
+    expect(fake.calls.monthly).toBe(1);
+    later(5 * HOUR);
+    await burst(5);
+    expect(fake.calls.monthly).toBe(1);
+    later(HOUR);
+    await burst(5);
+    expect(fake.calls.monthly).toBe(2);
+    // Unreachable rather than refused: no hold, the next call after the usual pause asks again.
+    fake.set('monthly', { mode: 'status', status: 503, text: 'Service Unavailable' });
+    later(PAST_HOLD);
+    await monthly.getMonthlySeries('gold');
+    later(PAST_PAUSE);
+    await monthly.getMonthlySeries('gold');
+    expect(fake.calls.monthly).toBe(4);
   });
 });
 
