@@ -7,7 +7,7 @@ import { sendJson } from './respond';
 // GET /api/health, for a load balancer (decisions §26, §29): about this instance, not its dependencies. An
 // instance whose store does not answer still answers prices (from memory and the upstreams), so it stays in
 // rotation and says it is degraded; only an instance that cannot serve (told to stop, draining) is a 503.
-// /metrics is lib/http/metrics.ts.
+// /metrics is lib/http/prometheus.ts.
 
 /**
  * 200 `{status: 'ok', store: <kind>, version}` while the store answers a read, 200 `{status: 'degraded', store:
