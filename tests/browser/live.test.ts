@@ -96,7 +96,7 @@ describe('price widget', () => {
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     for (let i = 0; i < 2; i++) {
       const price = newPrice();
-      await expect.poll(() => frame.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+      await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(usd(price));
       const spot = (await app.json('/api/v1/spot?compact=1')).body;
       expect(await frame.textContent('[data-f="ratio"]')).toBe(spot.gold_silver_ratio.toLocaleString('en-US', { minimumFractionDigits: 2 }));
     }
@@ -162,7 +162,7 @@ describe('converter widget', () => {
     await page.goto(`${app.url}/widgets/converter?amount=2&direction=gold-to-money`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="result"]'), { timeout: 5000 }).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
     // Another currency: the stream follows it at once, still no poll.
     await page.selectOption('#gw-currency', 'EUR');
     const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
@@ -214,7 +214,7 @@ describe('landing page', () => {
     await page.goto(app.url);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+    await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
     const spot = (await app.json('/api/v1/spot?compact=1')).body;
     expect(await page.textContent('[data-f="details"]')).toContain(
       `${spot.per_gram_usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 4 })} per gram`,
@@ -263,7 +263,7 @@ describe('the docs’ stream samples, as written', () => {
     const page = await browser.newPage();
     await page.goto(host.page('<p>Publisher</p>'));
     await page.evaluate(streamEventSource(app.url));
-    await expect.poll(() => page.title(), { timeout: 5000 }).toMatch(/^Gold [\d.]+ EUR\/gram$/);
+    await expect.poll(() => page.title()).toMatch(/^Gold [\d.]+ EUR\/gram$/);
     await page.close();
   });
 });
@@ -305,10 +305,11 @@ describe('one stream per page, shared by its widgets (decisions §25)', () => {
     await expect.poll(() => streams.length).toBe(1);
     const gold = frames.find((f) => f!.url().includes('/widgets/price') && !f!.url().includes('silver'))!;
     const converter = frames.find((f) => f!.url().includes('/widgets/converter'))!;
+    // Each new price is waited for as it shows; that it was pushed, not polled, is that no frame asked spot (below).
     for (let i = 0; i < 2; i++) {
       const price = newPrice();
-      await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
-      await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+      await expect.poll(() => gold.textContent('[data-f="price"]')).toBe(usd(price));
+      await expect.poll(() => converter.textContent('[data-f="result"]')).toContain(usd(2 * price));
     }
     expect(streams).toHaveLength(1);
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
@@ -321,8 +322,8 @@ describe('one stream per page, shared by its widgets (decisions §25)', () => {
     const price = newPrice();
     // (The leader was one of the three: at least one of gold's price and the converter is left to show it.)
     const left = frames.filter((f) => f !== leader);
-    if (left.includes(gold)) await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
-    if (left.includes(converter)) await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+    if (left.includes(gold)) await expect.poll(() => gold.textContent('[data-f="price"]')).toBe(usd(price));
+    if (left.includes(converter)) await expect.poll(() => converter.textContent('[data-f="result"]')).toContain(usd(2 * price));
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
     await page.close();
   });
@@ -406,8 +407,8 @@ describe('a widget in a sandboxed frame (decisions §29)', () => {
     await expect.poll(() => streams.length).toBe(1);
     expect(streams[0]).toBe(frame);
     const price = newPrice();
-    // At once, not after two silent heartbeats (30 s) and a poll: the cap is far below that, generous for a loaded machine.
-    await expect.poll(() => frame.textContent('[data-f="price"]'), { timeout: 10_000 }).toBe(usd(price));
+    // Pushed over the frame's own stream: no poll, which is what a frame waiting for silence (two heartbeats) would do.
+    await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(usd(price));
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
     expect(failed.filter((f) => f.includes('/w/'))).toEqual([]);
     await page.close();
@@ -477,7 +478,7 @@ describe('back/forward cache (decisions §29)', () => {
     await expect.poll(restored).toBe('1');
     await expect.poll(() => streams).toBe(3);
     let price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="price"]'), { timeout: 10_000 }).toBe(usd(price));
+    await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
 
     // Forward: the publisher's page and its widget frame come back the same way.
     await page.goForward({ waitUntil: 'commit' });
@@ -489,7 +490,7 @@ describe('back/forward cache (decisions §29)', () => {
     const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
     const eur = (2 * spot.spot_usd_oz * spot.fx_rate).toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
     await expect
-      .poll(() => inFrame(cdp, '/widgets/converter', `document.querySelector('[data-f="result"]').textContent`), { timeout: 10_000 })
+      .poll(() => inFrame(cdp, '/widgets/converter', `document.querySelector('[data-f="result"]').textContent`))
       .toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
     await page.close();
   });
