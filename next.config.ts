@@ -48,8 +48,15 @@ const nextConfig: NextConfig = {
   experimental: { preloadEntriesOnStart: false },
   async headers() {
     return [
-      // Widget scripts carry a content hash in their name: cache them for a year.
-      { source: '/w/:file*', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
+      // Widget scripts carry a content hash in their name: cache them for a year. Open to every origin: a widget in
+      // `<iframe sandbox="allow-scripts">` has an opaque origin, and loads its module script in CORS mode (decisions §29).
+      {
+        source: '/w/:file*',
+        headers: [
+          { key: 'Cache-Control', value: 'public, max-age=31536000, immutable' },
+          { key: 'Access-Control-Allow-Origin', value: '*' },
+        ],
+      },
       {
         source: '/embed.js',
         headers: [

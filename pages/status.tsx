@@ -53,8 +53,9 @@ export default function StatusPage({ status }: { status: Status | Unavailable })
       <h1>Status</h1>
       <p className="lead">
         How each source and the service&apos;s own record have behaved, from every request this service made in the last 7 days. Version{' '}
-        {status.version}; store <code>{status.store.kind}</code> answering; as of {when(status.updated_at)}. The same figures as JSON:{' '}
-        <a href="/api/v1/status">/api/v1/status</a>.
+        {status.version}; store <code>{status.store.kind}</code>{' '}
+        {status.store.answers ? 'answering' : <strong>not answering: the record as last read, at {when(status.data_state.as_of)}</strong>}; as of{' '}
+        {when(status.updated_at)}. The same figures as JSON: <a href="/api/v1/status">/api/v1/status</a>.
       </p>
       <h2 id="sources">Sources</h2>
       <div className="table-scroll" role="region" aria-label="Sources" tabIndex={0}>

@@ -1,7 +1,7 @@
 // Part of `npm test`: the Debian packages the tests drive, installed when missing, so the test
 // command works on a fresh machine. Chromium's headless shell runs the browser tests (CHROMIUM_PATH
-// names another Chromium instead); redis-server backs the KV store tests. Installs only as root
-// with apt-get; otherwise says what to install.
+// names another Chromium instead), the whole Chromium the back/forward cache test; redis-server
+// backs the KV store tests. Installs only as root with apt-get; otherwise says what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,8 @@ const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'igno
 const missing = [];
 // The package is named by the binary asked for: a CHROMIUM_PATH naming a headless shell elsewhere still gets the shell.
 if (!fs.existsSync(chromium)) missing.push(path.basename(chromium) === 'chromium-headless-shell' ? 'chromium-headless-shell' : 'chromium');
+// The whole Chromium too, for the one test of the back/forward cache, which the headless shell does not have.
+if (!process.env.CHROMIUM_PATH && !fs.existsSync('/usr/bin/chromium')) missing.push('chromium');
 if (!has('redis-server')) missing.push('redis-server');
 
 if (missing.length > 0) {

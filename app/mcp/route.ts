@@ -2,7 +2,7 @@ import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, WebStanda
 import { NO_STORE } from '@/lib/http/cache';
 import { clientAddress, publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenParams } from '@/lib/mcp/params';
-import { checkRate, MCP_LIMIT, rateHeaders } from '@/lib/mcp/rate-limit';
+import { checkRate, countMore, MCP_LIMIT, rateHeaders, type RateDecision } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
 import { VIEW_DOCUMENTS } from '@/widgets/views/documents';
 
@@ -13,8 +13,8 @@ import { VIEW_DOCUMENTS } from '@/widgets/views/documents';
 //   JSON responses. The handler's built-in 2025 serving (`legacy: 'stateless'`) answers every 2025
 //   request as an SSE stream and offers no JSON mode, so the route does the split the SDK documents
 //   for that case, with its `isLegacyRequest`.
-// The rate limit counts each JSON-RPC message (a batch as its size) before either, and every answer
-// to a counted POST says what is left of it; a batch from a client of 2025-06-18 or later, which
+// The rate limit counts each JSON-RPC message (a batch as its size) before either, refusing a client
+// already over it before reading the body, and every answer to a counted POST says what is left of it; a batch from a client of 2025-06-18 or later, which
 // removed batching, is an Invalid Request; malformed params are answered before either. Both serve the MCP Apps views
 // (widgets/views/) with the tools.
 
@@ -42,22 +42,29 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 }
 
 export async function POST(req: Request): Promise<Response> {
+  const client = clientAddress(req.headers);
+  // A client already over the limit is refused before its body is read (decisions §29): its first message is
+  // counted now, the rest of a batch once the body says how many (decisions §25).
+  const first = await checkRate(client, 1);
+  if (!first.allowed) return tooMany(first, 'this request', { Connection: 'close' });
   const text = await readBody(req);
   const parsed = typeof text === 'string' ? parseJson(text) : undefined;
-  // Every message counts (decisions §25); whatever is not a batch (a body refused unread, invalid JSON) is one.
-  const rate = await checkRate(clientAddress(req.headers), Array.isArray(parsed) ? Math.max(1, parsed.length) : 1);
-  if (!rate.allowed) {
-    const what = Array.isArray(parsed) && parsed.length > 1 ? `this batch of ${parsed.length} messages` : 'this request';
-    return jsonRpcError(
-      429,
-      -32029,
-      `Rate limit exceeded: ${MCP_LIMIT} messages per minute per client, a batch counting as its size; ${rate.remaining ?? 0} left, not enough for ${what}. Retry after ${rate.reset} s.`,
-      { 'Retry-After': String(rate.reset), ...rateHeaders(rate) },
-    );
-  }
+  // Every message counts; whatever is not a batch (a body refused unread, invalid JSON) is one.
+  const size = Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  const rate = await countMore(first, size - 1);
+  if (!rate.allowed) return tooMany(rate, `this batch of ${size} messages`);
   const res = await serve(req, text, parsed);
   for (const [k, v] of Object.entries(rateHeaders(rate))) res.headers.set(k, v);
   return res;
+}
+
+function tooMany(rate: RateDecision, what: string, headers: Record<string, string> = {}): Response {
+  return jsonRpcError(
+    429,
+    -32029,
+    `Rate limit exceeded: ${MCP_LIMIT} messages per minute per client, a batch counting as its size; ${rate.remaining ?? 0} left, not enough for ${what}. Retry after ${rate.reset} s.`,
+    { 'Retry-After': String(rate.reset), ...rateHeaders(rate), ...headers },
+  );
 }
 
 /**

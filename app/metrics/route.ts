@@ -1,4 +1,4 @@
-import { metricsResponse } from '@/lib/http/metrics';
+import { metricsResponse } from '@/lib/http/prometheus';
 
 export const dynamic = 'force-dynamic';
 export const GET = metricsResponse;

@@ -1,4 +1,4 @@
-// The process's metrics, counted here and exposed by /metrics through prom-client (lib/http/metrics.ts). The
+// The process's metrics, counted here and exposed by /metrics through prom-client (lib/http/prometheus.ts). The
 // counting has no dependency, so any code may count (lib/ is bundled for pages too, where prom-client cannot
 // go), and one set lives on globalThis: npm start's server (server.mjs, its response cache) and every bundle
 // Next builds load this module apart, and a count must be the same for all of them. Each family answers

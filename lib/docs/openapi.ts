@@ -369,7 +369,7 @@ const VALIDATORS: Json = {
   },
   'Last-Modified': {
     description:
-      'When this instance first served this content (HTTP date); send it back in `If-Modified-Since`. `If-None-Match` is the better validator.',
+      'The newest data time the answer shows (the latest `as_of` in it, HTTP date), the same on every instance; send it back in `If-Modified-Since`. `If-None-Match` is the better validator: it also sees a change of state without newer data.',
     schema: { type: 'string', example: 'Wed, 25 Nov 2026 14:30:00 GMT' },
   },
 };

@@ -1,8 +1,11 @@
 /** The weak ETag of a body (a string or bytes); JSON answer-time fields do not count. */
 export function etagOf(body: string | Buffer): string;
 
-/** The Last-Modified time (ms, whole seconds) of `etag` at `key`: unchanged while the body is. */
-export function lastModifiedOf(key: string, etag: string, now?: number): number;
+/**
+ * The newest data time (ms, whole seconds) in `value`, an answer before it is serialized: every `as_of` it holds,
+ * at any depth, but not inside `points`; null when it holds none.
+ */
+export function newestDataTime(value: unknown): number | null;
 
 /** Whether a request's validators say it holds the current answer (If-None-Match, else If-Modified-Since). */
 export function notModified(header: (name: string) => string | null | undefined, etag: string, lastModified: number | null): boolean;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 
 // Conditional requests (decisions §23): every cacheable 200 carries a validator, and a client that
 // already holds the answer is told so with a 304 and no body. One module for the app (lib/http/respond.ts,
@@ -11,9 +10,11 @@ import { LRUCache } from 'lru-cache';
 // are the same representation, so a poller holding the last one is told it is current until the data
 // itself moves.
 // Everything else counts, `data_state.status` included, so fresh → stale is a change.
-// Last-Modified, on answers that carry `updated_at`, is when this instance first served the body that
-// ETag names for that URL (to the second): it moves only when the content does, so `If-Modified-Since`
-// answers the same question. Instances keep their own times; the ETag is the same on every one.
+// Last-Modified, on answers that carry `updated_at`, is the newest data time the answer shows (decisions §29):
+// the newest `as_of` of its data states and sources, to the second. It comes from the data, never from when
+// an instance answered, so every instance sharing a store says the same, and newer data always has a later
+// time: no 304 to `If-Modified-Since` can name an answer with older data as current. (A change of state with
+// no newer data, fresh to stale, moves the ETag but not this time: `If-None-Match` sees it.)
 
 const ANSWER_TIME = /"(?:updated_at|price_as_of)":"[^"]*"|"age_seconds":(?:\d+|null)|"source":"(?:upstream|cache)"/g;
 
@@ -23,16 +24,28 @@ export function etagOf(body) {
   return `W/"${createHash('sha1').update(text.replace(ANSWER_TIME, '')).digest('base64url')}"`;
 }
 
-/** Per URL, the body (by ETag) last served and since when; bounded, least recently used go first. */
-const since = new LRUCache({ max: 4096 });
-
-/** The Last-Modified time (ms, whole seconds) of `etag` at `key`: unchanged while the body is. */
-export function lastModifiedOf(key, etag, now = Date.now()) {
-  const held = since.get(key);
-  if (held?.etag === etag) return held.at;
-  const at = Math.floor(now / 1000) * 1000;
-  since.set(key, { etag, at });
-  return at;
+/**
+ * The newest data time (ms, whole seconds) in `value`, an answer before it is serialized: every `as_of` it holds
+ * (an ISO time, or a `YYYY-MM` month), at any depth, but not inside `points` (a series' points carry their
+ * dates, the series' own time is its data_state's); null when it holds none (nothing real held).
+ * @param {unknown} value
+ * @returns {number | null}
+ */
+export function newestDataTime(value) {
+  let newest = -Infinity;
+  /** @param {unknown} v */
+  const walk = (v) => {
+    if (Array.isArray(v)) for (const item of v) walk(item);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, inner] of Object.entries(v)) {
+        if (k === 'as_of' && typeof inner === 'string') {
+          const t = Date.parse(inner);
+          if (t > newest) newest = t;
+        } else if (k !== 'points') walk(inner);
+      }
+  };
+  walk(value);
+  return Number.isFinite(newest) ? Math.floor(newest / 1000) * 1000 : null;
 }
 
 /** `W/"x"` and `"x"` name the same representation under weak comparison (RFC 9110 §8.8.3.2). */

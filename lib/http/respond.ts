@@ -2,12 +2,12 @@ import { toCsv, type Table } from './csv';
 import type { DataState } from '../schemas/common';
 import { isUnavailable, type Unavailable } from '../sources/unavailable';
 import { cacheHeaders, NO_STORE, type CacheRoute } from './cache';
-import { etagOf, lastModifiedOf, notModified } from './conditional.mjs';
+import { etagOf, newestDataTime, notModified } from './conditional.mjs';
 import { linkVary } from './public-origin.mjs';
 
 // JSON responses with the headers every REST response carries: open CORS, nosniff, Cache-Control. Compression is
 // negotiated for every response by the server in front of Next (server.mjs). A cacheable 200 also carries its
-// validators (ETag; Last-Modified when it has `updated_at`), and a request that holds the same answer gets
+// validators (ETag; Last-Modified, the newest data time it shows, when it is data), and a request that holds the same answer gets
 // 304 with the same headers and no body (lib/http/conditional.mjs).
 
 export const CORS_HEADERS = {
@@ -26,8 +26,11 @@ export interface SendOptions {
   contentType?: string;
   /** The body holds links built from the public origin (adds `Vary` when request headers can change them). */
   links?: boolean;
-  /** The body is data with an `updated_at` (a 200 then carries Last-Modified beside its ETag). */
-  dated?: boolean;
+  /**
+   * The newest data time the body shows (ms; `newestDataTime` of the answer): a 200 carries it as Last-Modified
+   * beside its ETag. Undefined or null: no Last-Modified (not data, or no real value held).
+   */
+  dataTime?: number | null;
   /**
    * The body's ETag (`etagOf` of this very body) when the caller already holds it: a large answer that changes
    * only with its data (a held series) is then not hashed on every request (lib/http/series.ts).
@@ -54,7 +57,7 @@ export function send(req: Request, body: string | BodyParts, opts: SendOptions =
   const vary = opts.links ? linkVary() : null;
   if (vary) headers.append('Vary', vary);
   const cacheable = status === 200 && opts.cache && opts.cache !== 'no-store';
-  if (cacheable && validate(req, body, headers, opts.dated ?? false, opts.etag)) return new Response(null, { status: 304, headers });
+  if (cacheable && validate(req, body, headers, opts.dataTime ?? null, opts.etag)) return new Response(null, { status: 304, headers });
   const sent = req.method === 'HEAD' ? null : typeof body === 'string' ? body : partsStream(body);
   return new Response(sent, { status, headers });
 }
@@ -70,11 +73,11 @@ function partsStream(parts: BodyParts): ReadableStream<Uint8Array> {
   });
 }
 
-/** Sets the validators of a cacheable 200; true when the request already holds this answer. */
-export function validate(req: Request, body: string | BodyParts, headers: Headers, dated: boolean, known?: string): boolean {
+/** Sets the validators of a cacheable 200 (Last-Modified from `dataTime`); true when the request already holds this answer. */
+export function validate(req: Request, body: string | BodyParts, headers: Headers, dataTime: number | null, known?: string): boolean {
   const etag = known ?? etagOf(typeof body === 'string' ? body : Buffer.concat(body));
   headers.set('ETag', etag);
-  const modified = dated ? lastModifiedOf(req.url, etag) : null;
+  const modified = dataTime;
   if (modified !== null) headers.set('Last-Modified', new Date(modified).toUTCString());
   return notModified((name) => req.headers.get(name), etag, modified);
 }
@@ -90,7 +93,7 @@ export function sendResult<B extends object>(
   opts: SendOptions & { json?: (body: B) => string | BodyParts } = {},
 ): Response {
   if (isUnavailable(result)) return sendJson(req, result, { status: 503 });
-  return send(req, opts.json ? opts.json(result) : JSON.stringify(result), { dated: true, ...opts });
+  return send(req, opts.json ? opts.json(result) : JSON.stringify(result), { dataTime: newestDataTime(result), ...opts });
 }
 
 /** A series answer as JSON, or as CSV when `csv` is given: the freshness then rides in headers. Errors stay JSON. */
@@ -101,7 +104,7 @@ export function sendSeries<B extends { data_state: DataState; updated_at: string
 ): Response {
   if (isUnavailable(result) || !opts.csv) return sendResult(req, result, opts);
   return send(req, toCsv(opts.csv, result), {
-    dated: true,
+    dataTime: newestDataTime(result),
     ...opts,
     contentType: 'text/csv; charset=utf-8',
     headers: { ...opts.headers, 'X-Data-State': result.data_state.status, 'X-Updated-At': result.updated_at },

@@ -97,7 +97,7 @@ export const RecordStatus = z
 export const StoreStatus = z
   .object({
     kind: z.enum(['embedded', 'kv']).meta({ description: 'embedded: SQLite in DATA_DIR; kv: Upstash Redis / Vercel KV' }),
-    answers: z.boolean().meta({ description: 'Whether it answered just now' }),
+    answers: z.boolean().meta({ description: 'Whether it answered just now (false: the record shown is the last reading, stale)' }),
     degraded_since: Timestamp.nullable(),
   })
   .register(components, { id: 'StoreStatus' });
@@ -109,7 +109,10 @@ export const Status = z
     record: z.array(RecordStatus).meta({ description: 'The daily spot bars and the sampler, per metal' }),
     store: StoreStatus,
     version: z.string().meta({ description: 'The running build (semver)' }),
-    data_state: DataState.meta({ description: 'The record itself: fresh when read from the store now, unavailable when it does not answer' }),
+    data_state: DataState.meta({
+      description:
+        'The record itself: fresh when read from the store now; stale when the store does not answer and this instance read it before (its last reading); unavailable when it never did',
+    }),
     updated_at: Timestamp,
   })
   .meta({ description: "How each upstream and the service's own record have behaved" })

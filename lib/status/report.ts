@@ -18,7 +18,8 @@ import { upstreamStatus } from './upstream-state';
 
 // The status answer (decisions §26): GET /api/v1/status, the /status page and get_data_status all show this.
 // Everything comes from the store, so every instance shows the same figures; when the store does not answer,
-// there is no record to show and the answer says so (unavailable).
+// the record cannot be read: the last reading this instance made is shown flagged stale, with `store.answers`
+// false, and with none the answer says so (unavailable), as for any value (decisions §26, §29).
 
 /** Sessions the record lists per metal. */
 export const RECORD_SESSIONS = 30;
@@ -41,11 +42,25 @@ let memo: { at: number; status: Status } | null = null;
 export async function getStatus(now = Date.now()): Promise<Status | Unavailable> {
   const store = getStore();
   // Asked every time: a store that stopped answering is said at once, never hidden behind a reused reading.
-  if (!(await storeAnswers())) return unavailable(`The store (${store.kind}) does not answer: the record cannot be read`, NOTHING, now);
+  if (!(await storeAnswers())) {
+    if (memo) return lastReading(memo, now);
+    return unavailable(`The store (${store.kind}) does not answer: the record cannot be read`, NOTHING, now);
+  }
   if (memo && now >= memo.at && now - memo.at < ttlMs(REUSE_S)) return memo.status;
   const status = await readStatus(store, now);
   if (!isUnavailable(status)) memo = { at: now, status };
   return status;
+}
+
+/** The last reading of the record, while the store does not answer: stale, and saying the store does not answer. */
+function lastReading(held: { at: number; status: Status }, now: number): Status {
+  const { status } = held;
+  return {
+    ...status,
+    store: { ...status.store, answers: false },
+    data_state: { status: 'stale', as_of: status.data_state.as_of, source: 'cache', age_seconds: Math.max(0, Math.floor((now - held.at) / 1000)) },
+    updated_at: new Date(now).toISOString(),
+  };
 }
 
 async function readStatus(store: ReturnType<typeof getStore>, now: number): Promise<Status | Unavailable> {

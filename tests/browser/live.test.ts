@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Frame, type Page } from 'playwright-core';
 import { streamCurl, streamEventSource } from '@/site/stream-snippets';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser, releaseBrowser } from '../support/browser';
+import { CHROMIUM_QUIET_FLAGS, FULL_CHROMIUM_PATH, framedWidget, launchBrowser, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
@@ -13,7 +13,8 @@ import { marketClockAt, OPEN_DAY } from '../support/market';
 
 // Widgets and the landing page kept live by the price stream, in real Chromium (decisions §21): a new
 // upstream price shows without a reload and without a poll request; `live=0` polls; a refused stream
-// falls back to polling without a word to the reader. Also the docs' stream snippets, run as written.
+// falls back to polling without a word to the reader; a widget in a sandboxed frame and a page restored from the
+// back/forward cache keep up too (decisions §29). Also the docs' stream snippets, run as written.
 
 const gold = fixture(PRIMARY_FIXTURE.XAU);
 
@@ -95,7 +96,7 @@ describe('price widget', () => {
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     for (let i = 0; i < 2; i++) {
       const price = newPrice();
-      await expect.poll(() => frame.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+      await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(usd(price));
       const spot = (await app.json('/api/v1/spot?compact=1')).body;
       expect(await frame.textContent('[data-f="ratio"]')).toBe(spot.gold_silver_ratio.toLocaleString('en-US', { minimumFractionDigits: 2 }));
     }
@@ -161,7 +162,7 @@ describe('converter widget', () => {
     await page.goto(`${app.url}/widgets/converter?amount=2&direction=gold-to-money`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="result"]'), { timeout: 5000 }).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
     // Another currency: the stream follows it at once, still no poll.
     await page.selectOption('#gw-currency', 'EUR');
     const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
@@ -213,7 +214,7 @@ describe('landing page', () => {
     await page.goto(app.url);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
+    await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
     const spot = (await app.json('/api/v1/spot?compact=1')).body;
     expect(await page.textContent('[data-f="details"]')).toContain(
       `${spot.per_gram_usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 4 })} per gram`,
@@ -262,7 +263,7 @@ describe('the docs’ stream samples, as written', () => {
     const page = await browser.newPage();
     await page.goto(host.page('<p>Publisher</p>'));
     await page.evaluate(streamEventSource(app.url));
-    await expect.poll(() => page.title(), { timeout: 5000 }).toMatch(/^Gold [\d.]+ EUR\/gram$/);
+    await expect.poll(() => page.title()).toMatch(/^Gold [\d.]+ EUR\/gram$/);
     await page.close();
   });
 });
@@ -304,10 +305,11 @@ describe('one stream per page, shared by its widgets (decisions §25)', () => {
     await expect.poll(() => streams.length).toBe(1);
     const gold = frames.find((f) => f!.url().includes('/widgets/price') && !f!.url().includes('silver'))!;
     const converter = frames.find((f) => f!.url().includes('/widgets/converter'))!;
+    // Each new price is waited for as it shows; that it was pushed, not polled, is that no frame asked spot (below).
     for (let i = 0; i < 2; i++) {
       const price = newPrice();
-      await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
-      await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+      await expect.poll(() => gold.textContent('[data-f="price"]')).toBe(usd(price));
+      await expect.poll(() => converter.textContent('[data-f="result"]')).toContain(usd(2 * price));
     }
     expect(streams).toHaveLength(1);
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
@@ -320,8 +322,8 @@ describe('one stream per page, shared by its widgets (decisions §25)', () => {
     const price = newPrice();
     // (The leader was one of the three: at least one of gold's price and the converter is left to show it.)
     const left = frames.filter((f) => f !== leader);
-    if (left.includes(gold)) await expect.poll(() => gold.textContent('[data-f="price"]'), { timeout: 5000 }).toBe(usd(price));
-    if (left.includes(converter)) await expect.poll(() => converter.textContent('[data-f="result"]'), { timeout: 5000 }).toContain(usd(2 * price));
+    if (left.includes(gold)) await expect.poll(() => gold.textContent('[data-f="price"]')).toBe(usd(price));
+    if (left.includes(converter)) await expect.poll(() => converter.textContent('[data-f="result"]')).toContain(usd(2 * price));
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
     await page.close();
   });
@@ -385,5 +387,111 @@ describe('a stream that cannot be seen (decisions §25)', () => {
       await proxy.close();
       await beating.stop();
     }
+  });
+});
+
+describe('a widget in a sandboxed frame (decisions §29)', () => {
+  it('<iframe sandbox="allow-scripts"> (an opaque origin): its script loads, it opens its own stream at once and shows a pushed price', async () => {
+    const page = await browser.newPage();
+    const failed = watch(page).failed;
+    const streams: Frame[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/stream') streams.push(r.frame());
+    });
+    const api = apiRequests(page);
+    await page.goto(host.page(`<iframe sandbox="allow-scripts" src="${app.url}/widgets/price" style="width:480px;height:320px;border:0"></iframe>`));
+    const frame = await frameOf(page, '/widgets/price');
+    // The frame's origin is opaque: Web Locks refuse it and BroadcastChannel reaches no other frame.
+    expect(await frame.evaluate(() => self.origin)).toBe('null');
+    // Its module script loaded (the only thing that opens a stream), from a frame that could not wait on a lock.
+    await expect.poll(() => streams.length).toBe(1);
+    expect(streams[0]).toBe(frame);
+    const price = newPrice();
+    // Pushed over the frame's own stream: no poll, which is what a frame waiting for silence (two heartbeats) would do.
+    await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(usd(price));
+    expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
+    expect(failed.filter((f) => f.includes('/w/'))).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('back/forward cache (decisions §29)', () => {
+  // Playwright turns the back/forward cache off by default, and the headless shell has none (its embedder refuses
+  // it: BackForwardCacheDisabledForDelegate): this is the whole Chromium, with the cache on, as a reader has it.
+  let cached: Browser;
+  beforeAll(async () => {
+    cached = await chromium.launch({
+      executablePath: FULL_CHROMIUM_PATH,
+      headless: true,
+      args: [...CHROMIUM_QUIET_FLAGS, '--disable-site-isolation-trials'],
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+  });
+  afterAll(async () => {
+    await cached?.close();
+  });
+
+  /** Counts, on each document's root element, the times it was restored from the cache (a new load starts at 0). */
+  const marking = () => {
+    addEventListener('pageshow', (e) => {
+      const root = document.documentElement;
+      root.dataset.restored = String(e.persisted ? Number(root.dataset.restored ?? 0) + 1 : 0);
+    });
+  };
+
+  /**
+   * Reads `expression` in the frame whose URL contains `part`, through the page's DevTools session: Playwright loses
+   * sight of a frame its page brought back from the cache. An isolated world sees the frame's document.
+   */
+  async function inFrame(cdp: CDPSession, part: string, expression: string): Promise<unknown> {
+    type Tree = { frame: { id: string; url: string }; childFrames?: Tree[] };
+    const find = (t: Tree): Tree['frame'] | undefined => (t.frame.url.includes(part) ? t.frame : (t.childFrames ?? []).map(find).find(Boolean));
+    const frame = find((await cdp.send('Page.getFrameTree')).frameTree as Tree);
+    if (!frame) return undefined;
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frame.id, worldName: 'test' });
+    const { result } = await cdp.send('Runtime.evaluate', { expression, contextId: executionContextId, returnByValue: true });
+    return result.value;
+  }
+
+  it('a widget page and a publisher page with a widget, restored by Back and Forward, show the next pushed price at once', async () => {
+    const page = await cached.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await page.addInitScript(marking);
+    let streams = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/stream') streams++;
+    });
+    const restored = () => page.evaluate(() => document.documentElement.dataset.restored);
+    // A widget page of its own, then a publisher's page framing another widget. They follow two streams (USD, EUR):
+    // pages of one stream meet on its lock, and a page in the cache whose lock another page asks for as it leaves is
+    // dropped from the cache (Chromium's WebLocksContention), which would leave nothing restored to check.
+    await page.goto(`${app.url}/widgets/price`);
+    await expect.poll(() => streams).toBe(1);
+    const converterSrc = `${app.url}/widgets/converter?currency=EUR&amount=2&direction=gold-to-money`;
+    await page.goto(host.page(`<iframe src="${converterSrc}" style="width:480px;height:400px;border:0"></iframe>`));
+    await frameOf(page, '/widgets/converter');
+    await expect.poll(() => streams).toBe(2);
+
+    // Back: the widget page comes back from the cache (the same document, `pageshow` persisted) and follows again.
+    // (A restored page sends no load event: the navigation is awaited until it commits, then the page's own mark.)
+    await page.goBack({ waitUntil: 'commit' });
+    await expect.poll(restored).toBe('1');
+    await expect.poll(() => streams).toBe(3);
+    let price = newPrice();
+    await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
+
+    // Forward: the publisher's page and its widget frame come back the same way.
+    await page.goForward({ waitUntil: 'commit' });
+    await expect.poll(restored).toBe('1');
+    await expect.poll(() => inFrame(cdp, '/widgets/converter', 'document.documentElement.dataset.restored')).toBe('1');
+    // (Playwright no longer reports the restored frame's requests: what it shows is the check.)
+    price = newPrice();
+    await expect.poll(async () => (await app.json('/api/v1/spot?currency=EUR&compact=1')).body.spot_usd_oz).toBe(price);
+    const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
+    const eur = (2 * spot.spot_usd_oz * spot.fx_rate).toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
+    await expect
+      .poll(() => inFrame(cdp, '/widgets/converter', `document.querySelector('[data-f="result"]').textContent`))
+      .toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
+    await page.close();
   });
 });

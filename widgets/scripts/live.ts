@@ -9,7 +9,10 @@ import type { PriceEvent } from '../../lib/schemas/stream';
 // Lock named for the stream's URL. The one holding it leads: it holds the EventSource and relays each event
 // over a BroadcastChannel of the same name to the others, which follow; when the leader goes away (its frame
 // removed, its tab hidden or closed, its widget following another URL), the lock passes to the next, which
-// opens the stream itself. A browser without either API opens its own stream, as before.
+// opens the stream itself. A frame without either API, or where they refuse (an opaque origin: a widget in
+// `<iframe sandbox="allow-scripts">`, decisions §29), opens its own stream at once, as before.
+//
+// A page restored from the back/forward cache (decisions §29) reconnects at once: leaving let go of the stream.
 //
 // A stream that cannot be seen counts as failing: the server sends an event at least every heartbeat
 // (`STREAM_HEARTBEAT_S`, 15 s; the page says it in `<meta name="stream-heartbeat-s">`), so hearing nothing
@@ -55,8 +58,21 @@ export function streamUrl(url: string): string {
   return u.pathname + (query ? `?${query}` : '');
 }
 
-/** Whether this browser lets frames of one origin share a stream. */
-const canShare = () => typeof BroadcastChannel !== 'undefined' && typeof navigator !== 'undefined' && 'locks' in navigator;
+/**
+ * Whether this frame can share a stream with the frames of its origin: both APIs are there, and the frame has an
+ * origin to share (a sandboxed frame's is opaque, `'null'`: Web Locks refuse it, and no other frame is the same).
+ */
+const canShare = () => typeof BroadcastChannel !== 'undefined' && typeof navigator !== 'undefined' && 'locks' in navigator && self.origin !== 'null';
+
+/** The channel of the stream named `name`; null where this frame cannot share (or the browser refuses the channel). */
+function channelFor(name: string): BroadcastChannel | null {
+  if (!canShare()) return null;
+  try {
+    return new BroadcastChannel(name);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Follows the price stream at `url()`, calling `onPrice` with each event; null when this browser cannot
@@ -69,6 +85,8 @@ export function follow(url: () => string, onPrice: (e: PriceEvent) => void, fall
   if (typeof EventSource === 'undefined') return null;
   let wanted = false;
   let failed = false;
+  /** The page was left (it may come back from the back/forward cache). */
+  let left = false;
   let session: (() => void) | null = null;
 
   const end = () => {
@@ -82,14 +100,21 @@ export function follow(url: () => string, onPrice: (e: PriceEvent) => void, fall
   };
   const connect = () => {
     end();
-    if (!wanted || failed || document.visibilityState === 'hidden') return;
+    if (!wanted || left || failed || document.visibilityState === 'hidden') return;
     session = join(streamUrl(url()), onPrice, giveUp);
   };
   document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? end() : session || connect()));
-  // A page left (or a frame removed) lets go of its stream and its lock, so the next frame leads.
+  // A page left (or a frame removed) lets go of its stream and its lock, so the next frame leads, and the page
+  // may enter the back/forward cache. Restored from it, the page follows again at once: its first event is the
+  // current state.
   addEventListener('pagehide', () => {
-    wanted = false;
+    left = true;
     end();
+  });
+  addEventListener('pageshow', (e) => {
+    if (!e.persisted) return;
+    left = false;
+    connect();
   });
   return {
     open() {
@@ -109,7 +134,7 @@ export function follow(url: () => string, onPrice: (e: PriceEvent) => void, fall
  */
 function join(url: string, onPrice: (e: PriceEvent) => void, giveUp: () => void): () => void {
   const name = `gold-stream ${url}`;
-  const channel = canShare() ? new BroadcastChannel(name) : null;
+  const channel = channelFor(name);
   const waiting = new AbortController();
   let source: EventSource | null = null;
   let leading = false;
@@ -200,16 +225,24 @@ function join(url: string, onPrice: (e: PriceEvent) => void, giveUp: () => void)
   };
   heard();
   channel.postMessage({ hello: true } satisfies Message);
-  navigator.locks
-    .request(name, { signal: waiting.signal }, () => {
-      if (over) return;
-      lead();
-      // Held until this widget stops following this URL (or its frame goes).
-      return new Promise<void>((resolve) => (release = resolve));
-    })
-    .catch(() => {
-      // Aborted while waiting: this widget stopped following before it led.
-    });
+  // Refused (a context the browser keeps from Web Locks, at once or by a rejection): nobody can lead by the lock,
+  // so this frame opens its own stream at once rather than waiting for silence.
+  const refused = () => {
+    if (!over && !leading && !waiting.signal.aborted) lead();
+  };
+  try {
+    navigator.locks
+      .request(name, { signal: waiting.signal }, () => {
+        if (over) return;
+        lead();
+        // Held until this widget stops following this URL (or its frame goes).
+        return new Promise<void>((resolve) => (release = resolve));
+      })
+      // Aborted while waiting (this widget stopped following before it led), or refused.
+      .catch(refused);
+  } catch {
+    refused();
+  }
   return stop;
 }
 

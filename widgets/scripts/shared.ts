@@ -23,9 +23,10 @@ export type Answer<B> = B | ErrorBody;
 
 /**
  * Fetches `url()` at once (a widget page may be a cached copy; `atOnce: false` for a page rendered
- * per request), when the page is shown again, and `everyS` seconds after each ask while it is
- * visible (a function: asked at each turn, so the pace follows what is shown). Returns the ask, for
- * a change of what to fetch: polls never overlap, and an ask made during one runs when it ends.
+ * per request), when the page is shown again (or restored from the back/forward cache), and `everyS`
+ * seconds after each ask while it is visible (a function: asked at each turn, so the pace follows what
+ * is shown). Returns the ask, for a change of what to fetch: polls never overlap, and an ask made
+ * during one runs when it ends.
  */
 export function poll<B>(
   url: () => string,
@@ -62,6 +63,8 @@ export function poll<B>(
   if (atOnce) void run();
   else next = setTimeout(run, period());
   document.addEventListener('visibilitychange', run);
+  // Restored from the back/forward cache (decisions §29): what is shown is as old as the time away.
+  addEventListener('pageshow', (e) => e.persisted && void run());
   return run;
 }
 

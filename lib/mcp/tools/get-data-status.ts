@@ -15,7 +15,7 @@ export const getDataStatus = tool({
     'unused), last success, last failure with its kind, availability over 24 hours and 7 days with the counts, and latency p50/p95; how ' +
     'far the two live spot sources’ USD prices stood apart over 24 hours (median and largest gap in basis points, cross-check failures); per metal ' +
     'the last 30 sessions of daily bars with missing sessions and the sampler’s last run; the store and the version. data_state is fresh when the record ' +
-    'was read from the store, unavailable when the store does not answer. Use it before relying on a price to know whether a source is failing or the record has gaps.',
+    'was read from the store, stale (its last reading) when the store does not answer now, unavailable when it never did. Use it before relying on a price to know whether a source is failing or the record has gaps.',
   input: z.object({}),
   output: toolOutput(Status),
   run: async () => {
@@ -26,7 +26,7 @@ export const getDataStatus = tool({
     const gold = status.agreement.find((a) => a.metal === 'gold');
     const missing = status.record.filter((r) => r.missing_sessions.length).map((r) => `${r.metal} ${r.missing_sessions.length}`);
     const summary =
-      `Service ${status.version}, store ${status.store.kind} answering. ` +
+      `Service ${status.version}, store ${status.store.kind} ${status.store.answers ? 'answering' : `not answering: the record as last read, at ${status.data_state.as_of}`}. ` +
       `${up.length} of ${status.upstreams.length} upstreams used in the last 7 days; ` +
       (trouble.length
         ? `not ok: ${trouble.map((u) => `${u.name} ${u.state} (24 h availability ${pct(u.availability.h24.ratio)}, last failure ${u.last_failure ? `${u.last_failure.kind}${u.last_failure.status ? ` ${u.last_failure.status}` : ''} at ${u.last_failure.at}` : 'none'})`).join('; ')}. `

@@ -144,6 +144,22 @@ describe('spot through the cache', () => {
   });
 });
 
+describe('widget scripts through the cache (decisions §29)', () => {
+  it('a /w/ script is open to every origin on a miss and on a hit: a sandboxed frame (origin null) loads it', async () => {
+    const page = (await raw(app, '/widgets/price')).body.toString();
+    const script = /<script type="module" src="(\/w\/[^"]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    const miss = await raw(app, script!, { origin: 'null' });
+    const hit = await raw(app, script!, { origin: 'null' });
+    expect(miss.status).toBe(200);
+    expect(hit.headers['x-cache']).toBe('HIT');
+    for (const r of [miss, hit]) {
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+});
+
 describe('revalidation through npm start (decisions §23)', () => {
   it('a client holding the answer gets 304 from the stored copy, with the same validators and cache headers; docs pages too', async () => {
     for (const path of ['/api/v1/spot?compact=1&currency=CHF', '/api/v1/history.csv?series=spot', '/llms.txt', '/widgets/price?currency=CHF']) {

@@ -225,21 +225,23 @@ describe('status: two instances on one KV', () => {
     expect((await apps[0].get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
   });
 
-  it('health: 200 while KV answers, 503 once it is unreachable; status says the record cannot be read', async () => {
+  it('health: ok while KV answers, 200 degraded with store "down" once it is unreachable; status says the store does not answer', async () => {
     const health = () => apps[0].get('/api/health');
-    expect((await health()).status).toBe(200);
+    expect(await (await health()).json()).toEqual({ status: 'ok', store: 'kv', version: pkg.version });
     await bridge.stop();
     try {
       const r = await health();
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(200);
       expect(r.headers.get('cache-control')).toBe('no-store');
-      expect(await r.json()).toEqual({ status: 'unavailable', store: 'kv', version: pkg.version });
+      expect(await r.json()).toEqual({ status: 'degraded', store: 'down', version: pkg.version });
+      // This instance read the record before (above): it shows that reading, stale, and says the store does not answer.
       const s = await apps[0].json('/api/v1/status');
-      expect(s.status).toBe(503);
-      expect(s.body.data_state.status).toBe('unavailable');
+      expect(s.status).toBe(200);
+      expect(s.body.store).toMatchObject({ kind: 'kv', answers: false });
+      expect(s.body.data_state.status).toBe('stale');
     } finally {
       await bridge.restart();
     }
-    await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => ((await (await health()).json()) as { status: string }).status, { timeout: 10_000 }).toBe('ok');
   });
 });

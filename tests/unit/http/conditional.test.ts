@@ -7,14 +7,17 @@ import * as cron from '@/app/api/cron/sample/route';
 import * as llms from '@/app/llms.txt/route';
 import * as spot from '@/app/api/v1/spot/route';
 import * as intradayCsv from '@/app/api/v1/intraday.csv/route';
+import * as intraday from '@/app/api/v1/intraday/route';
+import * as chartCsv from '@/app/api/v1/chart.csv/route';
 import * as pricePage from '@/app/widgets/price/route';
 import * as chartPage from '@/app/widgets/chart/route';
 import * as converterPage from '@/app/widgets/converter/route';
 import { sleep } from '../../support/expect';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { realChartHandler } from '../../support/yahoo';
 
 // Conditional requests at the route handlers (decisions §23), Request in, Response out: every cacheable
-// 200 carries an ETag (and Last-Modified where it has `updated_at`); a request holding the same answer
+// 200 carries an ETag (and Last-Modified, the newest data time it shows, where it has `updated_at`); a request holding the same answer
 // gets 304 with the same cache headers and no body; when the data moves, the old validators get the new
 // answer; errors and no-store answers carry no validator. Every upstream is the fake (recorded real bodies).
 
@@ -31,6 +34,10 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   await fake?.close();
 });
+
+const gold = fixture('goldapi-price-XAU.json');
+/** The current second, as gold-api.com writes its `updatedAt`. */
+const nowIso = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 type Handler = (req: Request) => Promise<Response>;
 const get = (handler: Handler, pathAndQuery: string, headers: Record<string, string> = {}) =>
@@ -67,8 +74,8 @@ describe('validators and 304 at the route handlers', () => {
     await sleep(1100);
     const again = await get(spot.GET, '/api/v1/spot?compact=1', { 'if-none-match': first.headers.get('etag')! });
     expect(again.status).toBe(304);
-    // The price moves (a later real recording): the old validators get the new answer.
-    fake.set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' });
+    // The price moves, with the upstream's time of it now (newer than any other data shown): the old validators get the new answer.
+    fake.set('gold', { mode: 'json', body: { ...gold, price: gold.price + 1.25, updatedAt: nowIso() } });
     await sleep(1100);
     const moved = await get(spot.GET, '/api/v1/spot?compact=1', { 'if-none-match': first.headers.get('etag')! });
     expect(moved.status).toBe(200);
@@ -81,9 +88,60 @@ describe('validators and 304 at the route handlers', () => {
     fake.reset();
   });
 
+  it('spot: Last-Modified is the newest data time it shows, the same on another instance; newer data, a later one', async () => {
+    type Dated = { as_of: string | null };
+    type SpotBody = { data_state: Dated; groups: Record<string, Dated>; sources: Dated[] };
+    /** The newest `as_of` the answer shows, to the second, read from the answer itself. */
+    const newest = (b: SpotBody) =>
+      Math.floor(
+        Math.max(
+          ...[b.data_state, ...Object.values(b.groups), ...b.sources]
+            .map((d) => (d.as_of === null ? NaN : Date.parse(d.as_of)))
+            .filter(Number.isFinite),
+        ) / 1000,
+      ) * 1000;
+    const url = '/api/v1/spot?currency=EUR';
+    // The recorded price again, past the TTL of the one before.
+    fake.reset();
+    await sleep(1100);
+    const one = await get(spot.GET, url);
+    const oneBody = (await one.json()) as SpotBody;
+    expect(one.headers.get('last-modified')).toBe(new Date(newest(oneBody)).toUTCString());
+    // Another instance on the same store, a second later: its own modules (its own memory of what it served and
+    // when), the same data. It names the same time, so neither can answer a 304 for the other's older answer.
+    await sleep(1100);
+    vi.resetModules();
+    const other = (await import('@/app/api/v1/spot/route')) as typeof spot;
+    expect(other.GET).not.toBe(spot.GET);
+    const two = await get(other.GET, url);
+    expect(two.status).toBe(200);
+    expect(two.headers.get('etag')).toBe(one.headers.get('etag'));
+    expect(two.headers.get('last-modified')).toBe(one.headers.get('last-modified'));
+    expect((await get(other.GET, url, { 'if-modified-since': one.headers.get('last-modified')! })).status).toBe(304);
+    // Newer data (a new price, with the upstream's time of it now): a later Last-Modified on either instance, so
+    // the older date gets the new answer.
+    fake.set('gold', { mode: 'json', body: { ...gold, price: gold.price + 2.5, updatedAt: nowIso() } });
+    await sleep(1100);
+    for (const handler of [spot.GET, other.GET]) {
+      const moved = await get(handler, url, { 'if-modified-since': one.headers.get('last-modified')! });
+      expect(moved.status).toBe(200);
+      const movedBody = (await moved.json()) as SpotBody;
+      expect(Date.parse(movedBody.data_state.as_of!)).toBeGreaterThan(Date.parse(oneBody.data_state.as_of!));
+      expect(moved.headers.get('last-modified')).toBe(new Date(newest(movedBody)).toUTCString());
+      expect(Date.parse(moved.headers.get('last-modified')!)).toBeGreaterThan(Date.parse(one.headers.get('last-modified')!));
+    }
+    fake.reset();
+  });
+
   it('CSV, the OpenAPI document, llms.txt and a widget page revalidate too (the documents have no updated_at: ETag alone)', async () => {
     await get(cron.GET, '/api/cron/sample', { authorization: 'Bearer conditional-secret' });
-    await expectRevalidates(intradayCsv.GET, '/api/v1/intraday.csv?hours=1', true);
+    // The recorded series has a data time only once a sample is in the window (none while the market is closed).
+    const intradayAsOf = ((await (await get(intraday.GET, '/api/v1/intraday?hours=1')).json()) as { data_state: { as_of: string | null } }).data_state
+      .as_of;
+    await expectRevalidates(intradayCsv.GET, '/api/v1/intraday.csv?hours=1', intradayAsOf !== null);
+    fake.onChart(realChartHandler());
+    await expectRevalidates(chartCsv.GET, '/api/v1/chart.csv?range=1mo', true);
+    fake.onChart(null);
     await expectRevalidates(openapi.GET, '/api/openapi.json', false);
     await expectRevalidates(llms.GET, '/llms.txt', false);
     await expectRevalidates(pricePage.GET, '/widgets/price?currency=EUR', true);

@@ -182,6 +182,42 @@ describe('mcp rate limit: who counts as one client', () => {
     expect(left(last)).toBe(0);
   });
 
+  it('a client over the limit gets its 429 without its body being read, even a body that never ends', async () => {
+    const client = { 'x-socket-address': '198.51.100.64' };
+    await exhaust(client);
+    let pulls = 0;
+    // An upload that never finishes: nothing is ever enqueued and the stream never closes.
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull: () => {
+          pulls++;
+          return new Promise<void>(() => {});
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const answer = mcp.POST(
+      new Request('http://t/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...client },
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    // Had the route waited for the body, the answer would never come: the cap is only there to name that failure.
+    let waiting: ReturnType<typeof setTimeout> | undefined;
+    const never = new Promise<'no answer'>((resolve) => (waiting = setTimeout(() => resolve('no answer'), 20_000)));
+    const r = await Promise.race([answer, never]);
+    clearTimeout(waiting);
+    expect(r).toBeInstanceOf(Response);
+    const res = r as Response;
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('18');
+    expect(res.headers.get('connection')).toBe('close');
+    expect(await res.json()).toMatchObject({ error: { code: -32029, message: expect.stringMatching(/0 left, not enough for this request/) } });
+    expect(pulls).toBe(0);
+  });
+
   it('a client of protocol 2025-06-18 or later gets Invalid Request (-32600) for a batch; an older one is served', async () => {
     const client = { 'x-socket-address': '198.51.100.63' };
     for (const version of ['2025-06-18', '2025-11-25']) {

@@ -6,11 +6,26 @@ import { getJson } from '@/lib/sources/upstream/fetch';
 // The upstream timeout measures the upstream, not the process: an answer that arrived while the
 // event loop was busy elsewhere is read, and a hung upstream still times out.
 
+/** The late upstream answers this long after a request: ten times the timeout. */
+const LATE_MS = 3000;
+/** What became of the late upstream's request: answered, or left by the client first. */
+let late: 'waiting' | 'answered' | 'left' = 'waiting';
+
 let server: http.Server;
 let base = '';
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    if (req.url === '/hang') return;
+    if (req.url === '/late') {
+      const answer = setTimeout(() => {
+        late = 'answered';
+        res.end('{"price":2}');
+      }, LATE_MS);
+      res.on('close', () => {
+        clearTimeout(answer);
+        if (!res.writableFinished) late = 'left';
+      });
+      return;
+    }
     setTimeout(() => res.end('{"price":1}'), 50);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -37,11 +52,14 @@ describe('upstream timeout', () => {
     await expect(pending).resolves.toEqual({ status: 200, body: { price: 1 } });
   });
 
-  it('a hung upstream times out, never before the timeout', async () => {
-    // The hang never answers: only the deadline ends the call. Its lower bound holds on any machine (the
-    // count never runs ahead of the clock); an upper one would measure the machine's load, not the timeout.
+  it('a slow upstream times out, never before the timeout, and before its answer comes', async () => {
+    // The lower bound is the clock's (the count never runs ahead of it). The upper one is an event, not a deadline
+    // that would measure the machine's load: the upstream's own answer, ten timeouts later. A call that did not
+    // give up would get that answer; this one ends first, timed out, and leaves the connection (the upstream sees it go).
     const t0 = Date.now();
-    await expect(getJson('test', `${base}/hang`)).rejects.toMatchObject({ reason: 'timed out' });
+    await expect(getJson('test', `${base}/late`)).rejects.toMatchObject({ reason: 'timed out' });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(late).not.toBe('answered');
+    await expect.poll(() => late).toBe('left');
   });
 });
