@@ -3,7 +3,7 @@ import type { DataState } from '../schemas/common';
 import { PriceTextQuery } from '../schemas/price';
 import type { Karat } from '../reference/karats';
 import { isUnavailable } from '../sources/unavailable';
-import { etagOf } from './conditional.mjs';
+import { etagOf, newestDataTime } from './conditional.mjs';
 import { errorBody } from './errors';
 import { parseQuery } from './query';
 import { send } from './respond';
@@ -49,7 +49,7 @@ export function priceTextRoute() {
       if (isUnavailable(result)) return send(req, 'unavailable\n', { status: 503, contentType: TEXT, headers });
       // The number as spot's JSON writes it. The ETag counts the state too: a price turning stale is a new answer.
       const text = `${result.price}\n`;
-      return send(req, text, { cache: 'spot', dated: true, contentType: TEXT, headers, etag: etagOf(`${result.data_state.status}:${text}`) });
+      return send(req, text, { cache: 'spot', dataTime: newestDataTime(result), contentType: TEXT, headers, etag: etagOf(`${result.data_state.status}:${text}`) });
     },
   });
 }
