@@ -109,7 +109,7 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
     };
   }
   if (body.interval === 'daily' || body.interval === 'monthly') {
-    const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c }));
+    const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c! }));
     const currency = typeof body.currency === 'string' ? body.currency : 'USD';
     return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, line: historyLine(body), currency, unit: unitOf(body.unit), state };
   }
