@@ -190,6 +190,21 @@ describe('recording', () => {
     expectRounded((await london('xpt')).body.points.find((p: Json) => p.d === day).p, pm.platinum_usd_oz, 2);
   });
 
+  it('the cron route records it, and answers only once it is written', async () => {
+    vi.stubEnv('CRON_SECRET', 'london-secret');
+    const cron = await import('@/app/api/cron/sample/route');
+    // Monday 13 April 2026, 14:00 London (09:00 New York: the market is open, so the sampler samples).
+    await sleep(1100);
+    clockAt(bst('2026-04-13', '14:00:00.200'));
+    const res = await cron.GET(new Request('http://t/api/cron/sample', { headers: { authorization: 'Bearer london-secret' } }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).samples.xpt).toBe('recorded');
+    // No polling: the value is in the store when the route has answered.
+    const platinum = JSON.parse((await get(routes.spot, '/api/v1/spot')).text) as Json;
+    const point = (await london('xpt', '&time=pm')).body.points.find((p: Json) => p.d === '2026-04-13');
+    expectRounded(point?.p, platinum.platinum_usd_oz, 2);
+  });
+
   it('survives a restart: the values are in the embedded store’s file', async () => {
     const { openEmbeddedStore } = await import('@/lib/store/embedded');
     const { londonValues } = await import('@/lib/store/london');
