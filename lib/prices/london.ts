@@ -2,7 +2,8 @@ import { metrics } from '../core/metrics.mjs';
 import { onMarketClock } from '../calendar/clock';
 import { isLondonBusinessDay, londonClock, minuteOf } from '../calendar/london';
 import { LONDON_WINDOW_MIN, londonTimesOf, londonTimeOf, type LondonTime } from '../reference/london-times';
-import { metalById, type MetalId } from '../reference/metals';
+import { daysBefore } from '../calendar/dates';
+import { metalById, METALS, type MetalId } from '../reference/metals';
 import type { Reading } from '../sources/freshness';
 import { getStore, StoreDownError } from '../store';
 import { londonSeries, recordLondonValue } from '../store/london';
@@ -27,6 +28,38 @@ export function londonSlot(metal: MetalId, fetchedAt: number): { time: LondonTim
     if (minute >= start && minute < start + LONDON_WINDOW_MIN) return { time, date };
   }
   return null;
+}
+
+/** Every metal's London times, as minutes of the day, in order. */
+const MINUTES = [...new Set(METALS.flatMap((m) => londonTimesOf(m.id).map((t) => minuteOf(londonTimeOf(m.id, t)!))))].sort((a, b) => a - b);
+
+/** The instant (ms) at which London's wall clock reads `minute` on `date` (London is on UTC or one hour ahead of it). */
+function londonInstant(date: string, minute: number): number {
+  const utc = Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
+  for (const ahead of [0, 3_600_000]) {
+    const c = londonClock(utc - ahead);
+    if (c.date === date && c.minute === minute) return utc - ahead;
+  }
+  return utc;
+}
+
+/**
+ * When the next London time of any metal begins after `nowMs` (both on the real clock; the schedule itself runs on the
+ * service's calendar clock): the self-hosted sampler takes a reading then, so a value is taken at its minute rather
+ * than up to a sampling interval after it.
+ */
+export function nextLondonTime(nowMs: number): number {
+  const shifted = onMarketClock(nowMs);
+  let { date } = londonClock(shifted);
+  // The longest run of days without a business day is Easter's four, or Christmas's.
+  for (let i = 0; i < 10; i++, date = daysBefore(date, -1)) {
+    if (!isLondonBusinessDay(date)) continue;
+    for (const minute of MINUTES) {
+      const at = londonInstant(date, minute);
+      if (at > shifted) return at - (shifted - nowMs);
+    }
+  }
+  return nowMs + 86_400_000;
 }
 
 // Shared by every copy of this module in the process (the boot hook and the routes are bundled apart).

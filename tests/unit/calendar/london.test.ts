@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bankHolidays, isLondonBusinessDay, londonClock } from '@/lib/calendar/london';
 
 // London business days (decisions §30) against the England and Wales bank holidays as published by the UK
@@ -66,5 +66,21 @@ describe('London wall clock', () => {
     // The night the clocks go forward (29 March 2026, 01:00 GMT becomes 02:00 BST), and 23:30 UTC in summer is the next London day.
     expect(londonClock(Date.parse('2026-03-29T01:30:00Z'))).toEqual({ date: '2026-03-29', minute: 2 * 60 + 30 });
     expect(londonClock(Date.parse('2026-07-01T23:30:00Z'))).toEqual({ date: '2026-07-02', minute: 30 });
+  });
+});
+
+describe('the sampler’s next London time', () => {
+  it('the next metal’s time on a business day, past weekends and bank holidays, in GMT and BST', async () => {
+    vi.stubEnv('MARKET_CLOCK_OFFSET_S', '0');
+    const { nextLondonTime } = await import('@/lib/prices/london');
+    const at = (iso: string) => new Date(nextLondonTime(Date.parse(iso))).toISOString();
+    // Tuesday 14 April 2026, 10:00 BST: gold's 10:30; at 12:00 exactly, the next is platinum's and palladium's 14:00.
+    expect(at('2026-04-14T10:00:00+01:00')).toBe('2026-04-14T09:30:00.000Z');
+    expect(at('2026-04-14T12:00:00+01:00')).toBe('2026-04-14T13:00:00.000Z');
+    // Thursday 2 April 2026 after 15:00: Good Friday, the weekend and Easter Monday pass; Tuesday 09:45 BST.
+    expect(at('2026-04-02T16:00:00+01:00')).toBe('2026-04-07T08:45:00.000Z');
+    // Christmas Eve 2026 after 15:00 GMT: the 25th, the weekend and the 28th (Boxing Day's substitute) pass.
+    expect(at('2026-12-24T15:30:00Z')).toBe('2026-12-29T09:45:00.000Z');
+    vi.unstubAllEnvs();
   });
 });
