@@ -108,6 +108,8 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
       state,
     };
   }
+  // The London-time values (history series=london) have no line of their own here yet: never drawn as another series.
+  if (typeof body.london_time === 'string') return null;
   if (body.interval === 'daily' || body.interval === 'monthly') {
     const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c! }));
     const currency = typeof body.currency === 'string' ? body.currency : 'USD';
