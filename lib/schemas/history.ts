@@ -199,7 +199,7 @@ export const HistoryQuery = z
     range: oneOf('range', HISTORY_RANGES)
       .optional()
       .meta({
-        description: `Window counted back from the latest point: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
+        description: `Window counted back from the latest point: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot, monthly and london`,
       }),
     group: oneOf('group', HISTORY_GROUPS).optional().meta({
       description:
@@ -212,7 +212,7 @@ export const HistoryQuery = z
     }),
     format: oneOf('format', FORMATS).default('json').meta({
       description:
-        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot) `date,close` (monthly) or `date,price,time` (london, `time` the moment of the reading), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
+        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot), `date,close` (monthly) or `date,price,time` (london, `time` the moment of the reading), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
     }),
   })
   .superRefine((query, ctx) => {
