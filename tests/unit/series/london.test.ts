@@ -52,9 +52,9 @@ const json = async (query: string): Promise<{ status: number; body: Json }> => {
 };
 const london = (symbol: string, extra = '') => json(`/api/v1/history?series=london&symbol=${symbol}${extra}`);
 
-/** A reading taken by spot for this request (past the 1 s cache of the last one), at `instant` on the calendar clock when given. */
+/** A reading taken by spot for this request (past the 0.3 s cache of the last one), at `instant` on the calendar clock when given. */
 async function spotReading(instant?: number): Promise<Json> {
-  await sleep(1100);
+  await sleep(400);
   if (instant !== undefined) clockAt(instant);
   const { status, text } = await get(routes.spot, '/api/v1/spot');
   expect(status).toBe(200);
@@ -80,7 +80,7 @@ beforeAll(async () => {
   fake = await FakeUpstream.start();
   for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
   vi.stubEnv('DATA_DIR', DIR);
-  vi.stubEnv('CACHE_TTL_S', '1');
+  vi.stubEnv('CACHE_TTL_S', '0.3');
   vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
   // One live source: the served price is gold-api.com's, whatever the test sets it to.
   fake.set('quotes', { mode: 'status', status: 503 });
@@ -194,7 +194,7 @@ describe('recording', () => {
     vi.stubEnv('CRON_SECRET', 'london-secret');
     const cron = await import('@/app/api/cron/sample/route');
     // Monday 13 April 2026, 14:00 London (09:00 New York: the market is open, so the sampler samples).
-    await sleep(1100);
+    await sleep(400);
     clockAt(bst('2026-04-13', '14:00:00.200'));
     const res = await cron.GET(new Request('http://t/api/cron/sample', { headers: { authorization: 'Bearer london-secret' } }));
     expect(res.status).toBe(200);
