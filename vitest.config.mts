@@ -25,6 +25,7 @@ const LONGEST = [
   'browser/contrast',
   'browser/landing',
   'integration/series/spot-history',
+  'integration/series/london',
   'integration/docs/openapi-tools',
   'integration/status/status',
   'integration/store/data-dir',
@@ -39,6 +40,7 @@ const LONGEST = [
   'integration/series/history',
   'integration/reserves/reserves',
   'integration/series/csv',
+  'unit/series/london',
   'unit/store/store',
   'unit/http/conditional',
   'unit/server/response-cache',
@@ -63,7 +65,7 @@ class LongestFirst extends BaseSequencer {
 }
 
 /** Integration files that run the data core inside the test process (see the `in-process` project below). */
-const IN_PROCESS = ['tests/integration/prices/bars-observed.test.ts'];
+const IN_PROCESS = ['tests/integration/prices/bars-observed.test.ts', 'tests/integration/prices/london-kv.test.ts'];
 
 // Two kinds of project: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
 // answers in seconds; `integration` and `in-process` start the built app, redis-server and Chromium.

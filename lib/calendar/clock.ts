@@ -28,3 +28,8 @@ export function sessionNow(nowMs = Date.now()): Session {
   if (lastSession?.minute !== minute) lastSession = { minute, session: sessionAt(at) };
   return lastSession.session;
 }
+
+/** An instant as the service's calendar clock reads it (shifted by MARKET_CLOCK_OFFSET_S): the London times' schedule runs on it too. */
+export function onMarketClock(nowMs: number): number {
+  return nowMs + offsetMs();
+}

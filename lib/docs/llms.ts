@@ -34,8 +34,11 @@ export function llmsText(origin: string): string {
     '',
     'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +
       "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date, never a rate more than 7 days older than the point: a gap's points are left out, counted in `fx.left_out`, and a currency that ended says its last rate in `fx.until`). " +
-      'Three series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +
+      'Four series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +
       "service's own daily bars, `series=monthly` the World Bank's monthly averages of gold, silver and platinum since 1960 (CC BY 4.0, month's average rate). " +
+      "`series=london` this service's own spot at a London time of day, one value per London business day: `time` `am` (10:30) or `pm` (15:00, default) " +
+      'for gold, `noon` (12:00) for silver, `am` (09:45) or `pm` (14:00, default) for platinum and palladium, the first fresh price taken at or after that ' +
+      "minute within 5 minutes, points `{d, p, t}` (t: when it was taken); not the LBMA Gold or Silver Price nor the LME's prices. " +
       'Windows: `range` (1m to 10y, ytd, max) or `from`/`to`, `group=week|month`, and `date=YYYY-MM-DD` for the last point on or before a date (with ' +
       `\`requested_date\`); every answer has \`period\` (first, last, change, change %, high, low). Example: \`${origin}/api/v1/history?currency=INR&unit=tola&date=2026-03-06\`.`,
     '',

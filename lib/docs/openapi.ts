@@ -129,14 +129,19 @@ const BASE_OPERATIONS: Operation[] = [
     operationId: 'getHistory',
     summary: 'Gold, silver, platinum and palladium history in any currency and unit: daily since 2000, monthly since 1960',
     description:
-      'Three series, each named in `source`. `series=futures` (default): every daily bar of the COMEX front-month gold future (GC=F) since 2000-08-30 ' +
+      'Four series, each named in `source`. `series=futures` (default): every daily bar of the COMEX front-month gold future (GC=F) since 2000-08-30 ' +
       '(no keyless source serves daily XAU/USD spot with true highs and lows; futures trade a little above spot); the window defaults to 5 years, ' +
       '`range=max` or `from` reach back. Cached 6 h; during an outage the last good series is served stale. `series=spot`: the daily spot bars this service ' +
       'records from the prices it serves (`origin` `recorded`) and any the operator imported (`origin` `imported`), kept 10 years, for the metal `symbol` names ' +
       "(`xau` gold by default, `xag`, `xpt`, `xpd`; the body's `symbol` says which); it begins when the deployment does, so a new deployment answers 200 with no " +
       'points and status unavailable. Each spot point says whether its session has closed (`final`) and how many prices were folded into it (`n`). ' +
       "`series=monthly`: the World Bank's monthly average prices (Pink Sheet, CC BY 4.0) of `xau`, `xag` and `xpt` since 1960-01, points `{d, c}`, with " +
-      '`license`, `attribution` and `description`; palladium is a 400. The futures series is gold alone: another `symbol` with it is a 400 whose `valid` is `["xau"]`. ' +
+      '`license`, `attribution` and `description`; palladium is a 400. ' +
+      "`series=london`: this service's own spot at a London time of day (`time`: gold `am` 10:30 or `pm` 15:00, silver `noon` 12:00, platinum and palladium " +
+      '`am` 09:45 or `pm` 14:00, Europe/London; default `pm`, silver `noon`), the first fresh price it took at or after that minute within 5 minutes, one per ' +
+      'London business day it observed (none on weekends and England and Wales bank holidays, none filled in), kept 10 years; points `{d, p, t}` (`t` when the ' +
+      "reading was taken). These are computed from this service's spot: they are not the LBMA Gold or Silver Price, nor the LME's platinum and palladium prices. " +
+      'Another metal\'s `time` is a 400 listing the valid ones. The futures series is gold alone: another `symbol` with it is a 400 whose `valid` is `["xau"]`. ' +
       '`currency` and `unit` convert every point at the central-bank reference rate of its own date (Frankfurter; the last rate published on or before it, ' +
       "named by `fx_d` when older; the monthly series at the month's average rate), never at today's rate; points before the currency's first rate are left " +
       'out (`fx.from`). A currency without a rate history is a 400 listing those with one; when the rates cannot be fetched a converted answer is stale from the ' +
@@ -144,7 +149,7 @@ const BASE_OPERATIONS: Operation[] = [
       'bars (open first, high max, low min, close last, `days`); `date=YYYY-MM-DD` answers the last point on or before it (a Sunday gives Friday) with ' +
       '`requested_date`, 404 only before the first point. Every answer carries `period` (first, last, change, change %, high, low over the points answered); ' +
       'the 52-week statistics stay computed over the whole series. ' +
-      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin,final,n` for spot, `date,close` for monthly; grouped bars ' +
+      'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin,final,n` for spot, `date,close` for monthly, `date,price,time` for london; grouped bars ' +
       '`date,open,high,low,close,days`; converted answers add `fx,fx_d`.',
     tag: 'Series',
     query: HistoryQuery,
@@ -153,7 +158,7 @@ const BASE_OPERATIONS: Operation[] = [
     errors: {
       400:
         'Invalid `series`, `symbol`, `currency` (with the currencies that have a rate history), `unit`, `range`, `group`, `date`, `from`, `to` or `format` (with `valid`); ' +
-        '`from` after `to`, a date after today, `range` with `from`, palladium or `group=week` with the monthly series, a `symbol` other than `xau` with the futures series, or a parameter given twice',
+        '`from` after `to`, a date after today, `range` with `from`, palladium or `group=week` with the monthly series, a `time` the metal does not have or `group` with the london series, a `symbol` other than `xau` with the futures series, or a parameter given twice',
       404: 'With `date`: the date is before the first point of the series',
       ...COMMON_ERRORS,
       503: 'Futures: the upstream is down and no series has been fetched yet. Spot: the store holding the bars cannot be reached. Converted: the historical rates are down and none were kept for that currency',

@@ -15,11 +15,14 @@ export interface Table<B> {
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
 export const CSV_TABLES = {
-  history: { columns: ['date', 'close', 'high', 'low'], rows: (b) => b.points.map((p) => [p.d, p.c, p.h ?? '', p.l ?? '']) } satisfies Table<History>,
+  history: {
+    columns: ['date', 'close', 'high', 'low'],
+    rows: (b) => b.points.map((p) => [p.d, p.c ?? '', p.h ?? '', p.l ?? '']),
+  } satisfies Table<History>,
   spotHistory: {
     columns: ['date', 'open', 'high', 'low', 'close', 'origin', 'final', 'n'],
     rows: (b) =>
-      b.points.map((p) => [p.d, p.o ?? '', p.h ?? '', p.l ?? '', p.c, p.origin ?? '', p.final === undefined ? '' : String(p.final), p.n ?? '']),
+      b.points.map((p) => [p.d, p.o ?? '', p.h ?? '', p.l ?? '', p.c ?? '', p.origin ?? '', p.final === undefined ? '' : String(p.final), p.n ?? '']),
   } satisfies Table<History>,
   intraday: { columns: ['time', 'price'], rows: (b) => b.points.map((p) => [iso(p.t), p.p]) } satisfies Table<Intraday>,
   chart: {
@@ -32,14 +35,16 @@ type HistoryRow = History['points'][number];
 type Column = [name: string, value: (p: HistoryRow) => string | number];
 const col = (name: string, value: Column[1]): Column => [name, value];
 const HISTORY_COLUMNS = {
-  futures: [col('date', (p) => p.d), col('close', (p) => p.c), col('high', (p) => p.h ?? ''), col('low', (p) => p.l ?? '')],
-  monthly: [col('date', (p) => p.d), col('close', (p) => p.c)],
+  futures: [col('date', (p) => p.d), col('close', (p) => p.c ?? ''), col('high', (p) => p.h ?? ''), col('low', (p) => p.l ?? '')],
+  monthly: [col('date', (p) => p.d), col('close', (p) => p.c ?? '')],
+  // The London-time values (decisions §30): the price and when the service took the reading.
+  london: [col('date', (p) => p.d), col('price', (p) => p.p ?? ''), col('time', (p) => p.t ?? '')],
   grouped: [
     col('date', (p) => p.d),
     col('open', (p) => p.o ?? ''),
     col('high', (p) => p.h ?? ''),
     col('low', (p) => p.l ?? ''),
-    col('close', (p) => p.c),
+    col('close', (p) => p.c ?? ''),
     col('days', (p) => p.days ?? ''),
   ],
 };
@@ -50,8 +55,8 @@ const historyTables = new Map<string, Table<History>>();
  * The CSV table of a history answer: its series' columns (`open` and `days` for grouped bars), and `fx`, `fx_d` when
  * converted. USD daily answers keep the tables above; each table is one object, so its texts are kept per points list.
  */
-export function historyTable(series: 'futures' | 'spot' | 'monthly', grouped: boolean, converted: boolean): Table<History> {
-  if (!converted && !grouped && series !== 'monthly') return series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
+export function historyTable(series: 'futures' | 'spot' | 'monthly' | 'london', grouped: boolean, converted: boolean): Table<History> {
+  if (!converted && !grouped && (series === 'futures' || series === 'spot')) return series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
   const key = `${series}|${grouped}|${converted}`;
   let table = historyTables.get(key);
   if (table) return table;
@@ -60,7 +65,7 @@ export function historyTable(series: 'futures' | 'spot' | 'monthly', grouped: bo
       ? HISTORY_COLUMNS.grouped
       : series === 'spot'
         ? CSV_TABLES.spotHistory.columns.map((name, i) => col(name, (p) => CSV_TABLES.spotHistory.rows({ points: [p] } as History)[0][i]))
-        : HISTORY_COLUMNS[series === 'monthly' ? 'monthly' : 'futures'];
+        : HISTORY_COLUMNS[series === 'monthly' || series === 'london' ? series : 'futures'];
   const columns = converted ? [...own, ...FX_COLUMNS] : own;
   table = { columns: columns.map(([name]) => name), rows: (b) => b.points.map((p) => columns.map(([, value]) => value(p))) };
   historyTables.set(key, table);

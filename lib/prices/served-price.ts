@@ -1,5 +1,6 @@
 import { recordPair } from './agreement';
 import { recordServed } from './bars';
+import { recordLondon } from './london';
 import { metalFeeds } from '../sources/feeds';
 import type { Reading, Status } from '../sources/freshness';
 import { UNAVAILABLE } from '../sources/freshness';
@@ -132,12 +133,18 @@ function remember(metal: MetalId, s: Served): Promise<void> {
       );
     }
   }
-  // Each new fresh observation goes into its session's daily bar (a cached one is not folded again).
-  const folded = recordServed(metal, s.reading);
+  // Each new fresh observation goes into its session's daily bar (a cached one is not folded again), and is
+  // the value of a London time when it is the first within that time's window (decisions §30).
+  const folded = both(recordServed(metal, s.reading), recordLondon(metal, s.reading));
   const v = s.reading.value;
   if (s.reading.status !== 'fresh' || v === null || lastKnown.get(metal) === v) return folded ?? DONE;
   lastKnown.set(metal, v);
   // Memory holds the value at once; the store has it for the next process or instance.
   const saved = safely(() => getStore().set(`served:${metal}`, v), `save served:${metal}`).then(() => undefined);
   return folded ? Promise.all([folded, saved]).then(() => undefined) : saved;
+}
+
+/** Two writes as one, either of which may be absent. */
+function both(a: Promise<void> | null, b: Promise<void> | null): Promise<void> | null {
+  return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
 }

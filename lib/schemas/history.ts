@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { components } from './components';
 import { DataState, Timestamp } from './common';
 import { FORMATS, oneOf, refusal } from './query-fields';
-import { INTRADAY_SYMBOLS, listed, METALS, type IntradaySymbol, type MetalSymbol } from '../reference/metals';
+import { INTRADAY_SYMBOLS, listed, metalByIntraday, METALS, type IntradaySymbol, type MetalSymbol } from '../reference/metals';
+import { DEFAULT_LONDON_TIME, LONDON_TIME_NAMES, LONDON_TIMES, londonTimesOf } from '../reference/london-times';
 import { UNIT_LABELS, UNIT_LIST, UNITS } from '../reference/units';
 
-export const HISTORY_SERIES = ['futures', 'spot', 'monthly'] as const;
+export const HISTORY_SERIES = ['futures', 'spot', 'monthly', 'london'] as const;
 /** The metals of the World Bank's monthly series (no palladium). */
 export const MONTHLY_SYMBOLS = ['xau', 'xag', 'xpt'] as const satisfies readonly IntradaySymbol[];
 /** `range`: how far back from the latest point a window reaches (`ytd`: from 1 January of its year; `max`: every point). */
@@ -59,6 +60,55 @@ export function monthlyRules(query: { series?: string; symbol?: string; group?: 
       input: query.group,
       params: { valid: ['month'] },
       message: `${refusal('group', query.group, 'month')} with series=monthly, whose points are months`,
+    });
+  }
+}
+
+/** Each metal's London times as words: "xau am (10:30) or pm (15:00)…". */
+const LONDON_TIME_WORDS = METALS.map(
+  (m) =>
+    `${m.intraday} ${listed(
+      Object.entries(LONDON_TIMES[m.id]).map(([name, hhmm]) => `\`${name}\` (${hhmm})`),
+      'or',
+    )}`,
+).join('; ');
+
+/**
+ * The London series (decisions §30): `time` must be one of the metal's London times, is for that series alone, and the
+ * series has one value a day, so no `group`. Each refused naming what is valid.
+ */
+export function londonRules(query: { series?: string; symbol?: string; time?: string; group?: string }, ctx: z.RefinementCtx): void {
+  if (query.series !== 'london') {
+    if (query.time !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['time'],
+        input: query.time,
+        params: { valid: ['london'] },
+        message: `time is for series=london (the London-time values); with series=${query.series ?? 'futures'} it means nothing. Valid values for series with time: london`,
+      });
+    }
+    return;
+  }
+  const metal = metalByIntraday((query.symbol ?? FUTURES_SYMBOL) as IntradaySymbol);
+  if (!metal) return;
+  const valid = londonTimesOf(metal.id);
+  if (query.time !== undefined && !(valid as string[]).includes(query.time)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['time'],
+      input: query.time,
+      params: { valid },
+      message: `${refusal('time', query.time, valid.join(', '))} for ${metal.name.toLowerCase()} (${metal.intraday}): ${LONDON_TIME_WORDS}`,
+    });
+  }
+  if (query.group !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['group'],
+      input: query.group,
+      params: { valid: [] },
+      message: `group is not available with series=london, which has one value per London business day: leave group out`,
     });
   }
 }
@@ -118,12 +168,17 @@ export const HistoryQuery = z
   .object({
     series: oneOf('series', HISTORY_SERIES).default('futures').meta({
       description:
-        "`futures` (default): COMEX gold futures GC=F, every daily bar since 2000-08-30 (the window defaults to 5 years). `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported). `monthly`: the World Bank's monthly average prices (Pink Sheet, CC BY 4.0) of gold, silver and platinum since 1960-01",
+        "`futures` (default): COMEX gold futures GC=F, every daily bar since 2000-08-30 (the window defaults to 5 years). `spot`: the daily spot bars this service records from the prices it serves (and any an operator imported). `monthly`: the World Bank's monthly average prices (Pink Sheet, CC BY 4.0) of gold, silver and platinum since 1960-01. `london`: this service's own spot at a London time of day (`time`), one value per London business day it observed; not the LBMA Gold or Silver Price, nor the LME's platinum and palladium prices",
     }),
     symbol: oneOf('symbol', HISTORY_SYMBOLS)
       .default(FUTURES_SYMBOL)
       .meta({
         description: `The metal of the spot series: ${METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`).join(', ')} (default \`${FUTURES_SYMBOL}\`). The futures series is gold alone: with \`series=futures\` any other value is a 400`,
+      }),
+    time: oneOf('time', LONDON_TIME_NAMES)
+      .optional()
+      .meta({
+        description: `With \`series=london\`: the London time of day (Europe/London) of the values, per metal: ${LONDON_TIME_WORDS}. Default \`${DEFAULT_LONDON_TIME.gold}\` for gold, platinum and palladium, \`${DEFAULT_LONDON_TIME.silver}\` for silver. Another metal's time is a 400 listing the metal's own`,
       }),
     currency: z
       .string({ error: (iss) => refusal('currency', iss.input, CURRENCY_VALUES) })
@@ -144,7 +199,7 @@ export const HistoryQuery = z
     range: oneOf('range', HISTORY_RANGES)
       .optional()
       .meta({
-        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot and monthly`,
+        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot, monthly and london`,
       }),
     group: oneOf('group', HISTORY_GROUPS).optional().meta({
       description:
@@ -157,12 +212,13 @@ export const HistoryQuery = z
     }),
     format: oneOf('format', FORMATS).default('json').meta({
       description:
-        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot) or `date,close` (monthly), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
+        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot), `date,close` (monthly) or `date,price,time` (london, `time` the moment of the reading), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
     }),
   })
   .superRefine((query, ctx) => {
     futuresIsGold(query, ctx);
     monthlyRules(query, ctx);
+    londonRules(query, ctx);
     windowRules(query, ctx);
   });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
@@ -193,16 +249,25 @@ export const History = z
       .enum(['daily', 'weekly', 'monthly'])
       .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`)' }),
     source: z.string().meta({
-      description: 'What the series is: COMEX gold futures (GC=F), which trade a little above spot, or the daily spot bars recorded by this service',
+      description:
+        "What the series is: COMEX gold futures (GC=F), which trade a little above spot, the daily spot bars recorded by this service, the World Bank monthly averages, or the London-time values computed from this service's spot",
     }),
     points: z
       .array(
         z.object({
-          d: z.string().meta({ description: 'Trading date, YYYY-MM-DD (New York; for spot, the date on which the session closes)' }),
+          d: z.string().meta({
+            description: 'Trading date, YYYY-MM-DD (New York; for spot, the date on which the session closes; for london, the London date)',
+          }),
           o: z.number().optional().meta({ description: 'Spot series only: open, the first fresh price of the session' }),
-          c: z
-            .number()
-            .meta({ description: "Close (the month's average on the monthly series), in `currency` per `unit`: USD per troy ounce by default" }),
+          c: z.number().optional().meta({
+            description:
+              "Close (the month's average on the monthly series), in `currency` per `unit`: USD per troy ounce by default; not on the london series",
+          }),
+          p: z.number().optional().meta({
+            description:
+              'London series only: the price at the London time, in `currency` per `unit` (USD per troy ounce by default): the first fresh spot price this service took at or after that minute, within 5 minutes',
+          }),
+          t: Timestamp.optional().meta({ description: 'London series only: when the service took that reading (ISO 8601 UTC)' }),
           h: z.number().optional().meta({ description: 'High (not on the monthly series)' }),
           l: z.number().optional().meta({ description: 'Low (not on the monthly series)' }),
           origin: z
@@ -254,6 +319,14 @@ export const History = z
       })
       .optional()
       .meta({ description: 'Converted answers only (a currency other than USD)' }),
+    time: z
+      .enum(LONDON_TIME_NAMES)
+      .optional()
+      .meta({ description: 'London series only: the London time of day of the values (`am`, `pm` or `noon`)' }),
+    london_time: z
+      .string()
+      .optional()
+      .meta({ description: 'London series only: that time as HH:MM, Europe/London (daylight saving observed)', examples: ['15:00'] }),
     license: z.string().optional().meta({ description: 'Monthly series only: the licence of the data (CC BY 4.0)' }),
     attribution: z.string().optional().meta({ description: 'Monthly series only: the attribution the licence asks for' }),
     description: z.string().optional().meta({ description: "Monthly series only: what the price is, in the World Bank's own words" }),

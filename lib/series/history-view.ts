@@ -22,13 +22,21 @@ export interface RawPoint {
   fx_d?: string;
   /** Trading days in a grouped bar. */
   days?: number;
+  /** London series: when the reading was taken, ISO 8601. */
+  t?: string;
 }
 
-/** A point as answered: rounded, only the fields its series has. */
-export type OutPoint = RawPoint;
+/** A point as answered: rounded, only the fields its series has (the london series names its price `p`, not `c`). */
+export type OutPoint = Omit<RawPoint, 'c'> & { c?: number; p?: number };
 
-/** How a series' points are written: futures `{d, c, h, l}`, spot `{d, o, c, h, l, origin, final, n}`, monthly `{d, c}`. */
-export type SeriesKind = 'futures' | 'spot' | 'monthly';
+/**
+ * How a series' points are written: futures `{d, c, h, l}`, spot `{d, o, c, h, l, origin, final, n}`, monthly `{d, c}`,
+ * london `{d, p, t}`.
+ */
+export type SeriesKind = 'futures' | 'spot' | 'monthly' | 'london';
+
+/** A point's price as answered: its close, or the london series' price. */
+const priceOf = (p: OutPoint): number => (p.c ?? p.p)!;
 
 /** The index of the last date on or before `date` in an ascending list, -1 when every date is after it. */
 export function lastOnOrBefore(dates: readonly string[], date: string): number {
@@ -128,6 +136,13 @@ export function roundPoint(p: RawPoint, kind: SeriesKind, unit: Unit, grouped = 
   const dp = UNIT_DECIMALS[unit];
   // Built field by field: the order of a point's fields is the order of its JSON.
   const q = { d: p.d } as OutPoint;
+  if (kind === 'london' && !grouped) {
+    q.p = round(p.c, dp);
+    q.t = p.t;
+    if (p.fx !== undefined) q.fx = p.fx;
+    if (p.fx_d !== undefined) q.fx_d = p.fx_d;
+    return q;
+  }
   if (p.o !== undefined && (kind === 'spot' || grouped)) q.o = round(p.o, dp);
   q.c = round(p.c, dp);
   if (p.h !== undefined) q.h = round(p.h, dp);
@@ -205,16 +220,16 @@ export function periodOf(points: readonly OutPoint[], unit: Unit): Period {
   let high = -Infinity;
   let low = Infinity;
   for (const p of points) {
-    high = Math.max(high, p.h ?? p.c);
-    low = Math.min(low, p.l ?? p.c);
+    high = Math.max(high, p.h ?? priceOf(p));
+    low = Math.min(low, p.l ?? priceOf(p));
   }
   return {
     from: first.d,
     to: last.d,
-    first: first.c,
-    last: last.c,
-    change: round(last.c - first.c, UNIT_DECIMALS[unit]),
-    change_pct: round((last.c / first.c - 1) * 100, 2),
+    first: priceOf(first),
+    last: priceOf(last),
+    change: round(priceOf(last) - priceOf(first), UNIT_DECIMALS[unit]),
+    change_pct: round((priceOf(last) / priceOf(first) - 1) * 100, 2),
     high,
     low,
   };

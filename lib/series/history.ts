@@ -33,6 +33,8 @@ import {
 } from './history-view';
 import { UpstreamError } from '../sources/upstream/fetch';
 import { spotSeries, type HeldSeries } from './spot-series';
+import { londonSeriesOf, londonSource } from './london';
+import { DEFAULT_LONDON_TIME, londonTimeOf, type LondonTime } from '../reference/london-times';
 
 // GET /api/v1/history: every daily bar of the COMEX front-month gold future GC=F (no keyless source
 // serves daily XAU/USD spot with true highs and lows), any metal's daily spot bars
@@ -128,8 +130,8 @@ interface Base {
   raw: readonly RawPoint[];
   usd: Series;
   data_state: DataState;
-  /** The monthly series' licence, attribution and description. */
-  extra?: Pick<History, 'license' | 'attribution' | 'description'>;
+  /** The monthly series' licence, attribution and description; the london series' time. */
+  extra?: Pick<History, 'license' | 'attribution' | 'description' | 'time' | 'london_time'>;
 }
 
 /** What every answer of one series in one currency and unit shares: the points, their dates, the statistics. */
@@ -275,6 +277,10 @@ async function ratesFor(code: string, asked: string): Promise<Rates | null> {
 async function baseFor(query: Partial<HistoryQuery>, now: number): Promise<Base | Unavailable> {
   if (query.series === 'spot') return spotBase(metalByIntraday(query.symbol ?? 'xau').id, now);
   if (query.series === 'monthly') return monthlyBase(metalByIntraday(query.symbol ?? 'xau').id as MonthlyMetal);
+  if (query.series === 'london') {
+    const metal = metalByIntraday(query.symbol ?? 'xau').id;
+    return londonBase(metal, query.time ?? DEFAULT_LONDON_TIME[metal], now);
+  }
   return futuresBase(now);
 }
 
@@ -503,6 +509,38 @@ async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
     data_state: m.data_state,
     extra: { license: m.license, attribution: m.attribution, description: m.description },
   };
+}
+
+/** The USD answer of a London series, computed once per series read. */
+const londonViews = new WeakMap<readonly object[], { raw: RawPoint[]; usd: Series }>();
+
+/** A metal's values at a London time (lib/series/london.ts), as a series of the history answer. */
+async function londonBase(metal: MetalId, time: LondonTime, now: number): Promise<Base> {
+  let read: Awaited<ReturnType<typeof londonSeriesOf>>;
+  try {
+    read = await londonSeriesOf(metal, time, now);
+  } catch (err) {
+    if (err instanceof StoreDownError) throw new ApiError(503, 'London-time values unavailable: the store is not answering. Retry shortly.');
+    throw err;
+  }
+  let view = londonViews.get(read.values);
+  if (!view) {
+    const raw = read.values.map((v) => ({ d: v.d, c: v.p, t: new Date(v.t).toISOString() }));
+    const points = raw.map((p) => roundPoint(p, 'london', 'oz'));
+    view = {
+      raw,
+      usd: {
+        symbol: `${metalById(metal).symbol}USD`,
+        interval: 'daily',
+        source: londonSource(metal, time),
+        points: points as Series['points'],
+        count: points.length,
+        ...historyStats(asDaily(raw)),
+      },
+    };
+    londonViews.set(read.values, view);
+  }
+  return { kind: 'london', raw: view.raw, usd: view.usd, data_state: read.data_state, extra: { time, london_time: londonTimeOf(metal, time) } };
 }
 
 export async function historyState(): Promise<DataState> {

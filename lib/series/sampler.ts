@@ -2,6 +2,7 @@ import { config } from '../core/config';
 import { marketNow } from '../calendar/clock';
 import { METALS, type IntradaySymbol } from '../reference/metals';
 import { servedPrice } from '../prices/served-price';
+import { nextLondonTime } from '../prices/london';
 import { metrics } from '../core/metrics.mjs';
 import { getStore, safely, StoreDownError } from '../store';
 
@@ -110,11 +111,23 @@ async function sample(nowMs: number): Promise<Record<SampleSymbol, SampleOutcome
 
 let timer: NodeJS.Timeout | null = null;
 
-/** The self-hosted trigger: a sample soon after boot, then every SAMPLE_INTERVAL_S (off with SAMPLER=off). */
+/** The self-hosted trigger: a sample soon after boot, then every SAMPLE_INTERVAL_S and at each London time (off with SAMPLER=off). */
 export function startSampler(): void {
   if (timer || !config.samplerEnabled()) return;
   const run = () => sampleOnce().catch((err) => console.warn(`[sampler] failed: ${err instanceof Error ? err.message : String(err)}`));
   timer = setInterval(run, config.sampleIntervalS() * 1000);
   timer.unref();
   setTimeout(run, 1000).unref();
+  // And a sample a second into each London time (decisions §30), whose first fresh reading is that time's value.
+  const atLondonTime = () => {
+    const wait = nextLondonTime(Date.now()) + 1000 - Date.now();
+    setTimeout(
+      () => {
+        void run();
+        atLondonTime();
+      },
+      Math.min(Math.max(wait, 1000), 2 ** 31 - 1),
+    ).unref();
+  };
+  atLondonTime();
 }

@@ -161,7 +161,7 @@ export default function DataDocs() {
       </p>
       <h2 id="history-series">The history series</h2>
       <p>
-        <code>/api/v1/history</code> serves three series, each named in its <code>source</code>, in any currency and unit (<code>currency</code>,{' '}
+        <code>/api/v1/history</code> serves four series, each named in its <code>source</code>, in any currency and unit (<code>currency</code>,{' '}
         <code>unit</code>): every point is converted at the central-bank reference rate of its own date (the last rate published on or before it,
         named by <code>fx_d</code> when it is from an earlier day; a monthly point at the average of its month&apos;s daily rates), never at
         today&apos;s rate, and points before a currency&apos;s first rate are left out. No point is converted at a rate more than 7 days older than
@@ -210,8 +210,41 @@ export default function DataDocs() {
             <td>CC BY 4.0</td>
             <td>Gold, silver, platinum, every month since 1960-01 (no palladium)</td>
           </tr>
+          <tr id="series-london">
+            <td>
+              <code>london</code>
+            </td>
+            <td>
+              This service&apos;s own spot at a London time of day (<code>time</code>): the first fresh price it took at or after that minute, within
+              5 minutes, one value per London business day
+            </td>
+            <td>Recorded by this service</td>
+            <td>The operator&apos;s</td>
+            <td>
+              Gold <code>am</code> 10:30 and <code>pm</code> 15:00, silver <code>noon</code> 12:00, platinum and palladium <code>am</code> 09:45 and{' '}
+              <code>pm</code> 14:00 (Europe/London); from the day the deployment started, kept 10 years
+            </td>
+          </tr>
         </tbody>
       </table>
+      <section id="london-times" aria-labelledby="london-times-title">
+        <h3 id="london-times-title">Prices at London times</h3>
+        <p>
+          People often ask for the gold or silver price &quot;at the London time&quot; of a date. <code>/api/v1/history?series=london</code> answers
+          with this service&apos;s own spot at those minutes: on each London business day (no weekends, no England and Wales bank holidays), each
+          metal&apos;s value at a time is the first fresh price the service took at or after that minute, within 5 minutes. A day with no such reading
+          has no value for that time, and nothing is filled in. Each value is kept once, whichever instance, cron run or request took the reading, for
+          10 years. <code>time</code> chooses the time: <code>am</code> (10:30) or <code>pm</code> (15:00, the default) for gold, <code>noon</code>{' '}
+          (12:00) for silver, <code>am</code> (09:45) or <code>pm</code> (14:00, the default) for platinum and palladium; another metal&apos;s time is
+          a 400 listing the valid ones. Points are <code>{'{d, p, t}'}</code>: the London date, the price and when the service took the reading.{' '}
+          <code>currency</code>, <code>unit</code>, the windows, <code>date=</code>, CSV (<code>date,price,time</code>) and the MCP tool{' '}
+          <code>get_gold_history</code> work as for the other series; <code>group</code> does not apply.
+        </p>
+        <p id="london-not-benchmark">
+          These values are computed from this service&apos;s spot prices. They are not the LBMA Gold Price or the LBMA Silver Price, nor the
+          LME&apos;s platinum and palladium prices, and are not derived from them.
+        </p>
+      </section>
       <h2 id="disclaimer">Disclaimer</h2>
       <p>
         All prices are indicative mid-market reference rates provided as-is, without warranty. They are not tradable quotes and are not for

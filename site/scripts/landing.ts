@@ -160,7 +160,7 @@ async function drawDaily(url: string, line: 'spot' | 'daily' | 'monthly', drawn:
     if ('error' in history) return unavailablePanel(history.error);
     // The monthly series starts in 1960 in dollars, at the currency's first reference rate in another currency.
     if (line === 'monthly' && history.points.length) caption(chartLabel(line, drawn, history.points[0].d.slice(0, 4)));
-    const closes = history.points.filter((x) => x.d >= from).map((x) => ({ time: day(x.d), value: x.c }));
+    const closes = history.points.filter((x) => x.d >= from).map((x) => ({ time: day(x.d), value: x.c! }));
     if (closes.length >= 2) await draw(closes, false);
     else unavailablePanel(`The series has ${closes.length === 0 ? 'no close' : 'one close'} in this range yet.`);
   } catch (err) {

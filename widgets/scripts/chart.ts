@@ -86,7 +86,7 @@ function draw(status: number, body: Answer<Intraday | Chart | History>) {
   const from = cfg.series[range].from ?? '';
   points = (body.points as Point[])
     .filter((p) => !('d' in p) || p.d >= from)
-    .map((p) => ('d' in p ? { time: day(p.d), value: p.c } : { time: p.t, value: 'p' in p ? p.p : p.c }));
+    .map((p) => ('d' in p ? { time: day(p.d), value: p.c! } : { time: p.t, value: 'p' in p ? p.p : p.c }));
   if (range === '1d') extend();
   show();
   if (points.length < 2) setText('cross', fill(cfg.t.recording, { n: number(points.length, cfg.locale, 0) }));

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors';
 import { getHistoryFor } from '../../series/history';
-import { futuresIsGold, History, HISTORY_RANGES, HistoryQuery, monthlyRules, windowRules } from '../../schemas/history';
+import { futuresIsGold, History, HISTORY_RANGES, HistoryQuery, londonRules, monthlyRules, windowRules } from '../../schemas/history';
 import { metalByIntraday } from '../../reference/metals';
 import { oneOf } from '../../schemas/query-fields';
 import { isUnavailable, unavailable } from '../../sources/unavailable';
 import { fmt, freshness, tool, toolOutput } from '../tool';
 
-const SERIES_NAMES = { futures: 'COMEX futures GC=F', spot: 'spot, recorded by this service', monthly: 'World Bank monthly average' } as const;
+const SERIES_NAMES = {
+  futures: 'COMEX futures GC=F',
+  spot: 'spot, recorded by this service',
+  monthly: 'World Bank monthly average',
+  london: "London-time reference, computed from this service's spot",
+} as const;
 
 export const getGoldHistory = tool({
   name: 'get_gold_history',
@@ -29,6 +34,7 @@ export const getGoldHistory = tool({
         }),
       series: HistoryQuery.shape.series,
       symbol: HistoryQuery.shape.symbol,
+      time: HistoryQuery.shape.time,
       currency: HistoryQuery.shape.currency,
       unit: HistoryQuery.shape.unit,
       from: HistoryQuery.shape.from,
@@ -39,14 +45,26 @@ export const getGoldHistory = tool({
     .superRefine((args, ctx) => {
       futuresIsGold(args, ctx);
       monthlyRules(args, ctx);
+      londonRules(args, ctx);
       windowRules(args, ctx);
     }),
   output: toolOutput(History),
   view: 'chart',
-  run: async ({ range, series, symbol, currency, unit, from, to, group, date }) => {
+  run: async ({ range, series, symbol, time, currency, unit, from, to, group, date }) => {
     let body: Awaited<ReturnType<typeof getHistoryFor>>;
     try {
-      body = await getHistoryFor({ series, symbol, currency, unit, from, to, group, date, range: range ?? (from === undefined ? '1y' : undefined) });
+      body = await getHistoryFor({
+        series,
+        symbol,
+        time,
+        currency,
+        unit,
+        from,
+        to,
+        group,
+        date,
+        range: range ?? (from === undefined ? '1y' : undefined),
+      });
     } catch (err) {
       // A date before the first point is an ordinary answer: there is no figure for it.
       if (err instanceof ApiError && err.status === 404) return unavailable(err.message, err.extra.data_state as History['data_state']);
@@ -58,7 +76,10 @@ export const getGoldHistory = tool({
     const f = (n: number | null | undefined) => fmt(n, body.unit === 'gram' ? 4 : 2);
     const name = SERIES_NAMES[series];
     const per = `${body.currency ?? 'USD'} per ${body.unit === undefined || body.unit === 'troy_oz' ? 'troy ounce' : body.unit}`;
-    const what = `${metal.name} ${series === 'monthly' ? 'monthly' : 'daily'} (${name}, ${per})`;
+    const what =
+      series === 'london'
+        ? `${metal.name} at ${body.london_time} London time, daily (${name}, ${per})`
+        : `${metal.name} ${series === 'monthly' ? 'monthly' : 'daily'} (${name}, ${per})`;
     // A currency that ended, and points a gap in its rates left out, said as the body says them (decisions §29).
     const fxLimits = (fx: NonNullable<History['fx']>) =>
       `${fx.until ? ` until ${fx.until} (the currency ended; no point after it)` : ''}` +
@@ -74,14 +95,19 @@ export const getGoldHistory = tool({
       const p = body.points[0];
       const on = p.d === date ? `on ${date}` : `on ${p.d} (the last point on or before ${date})`;
       const bar =
-        p.h === undefined
-          ? `average ${f(p.c)}`
-          : `${p.o === undefined ? '' : `open ${f(p.o)}, `}high ${f(p.h)}, low ${f(p.l)}, ${p.final === false ? 'latest (session in progress)' : 'close'} ${f(p.c)}`;
+        p.p !== undefined
+          ? `${f(p.p)}, taken at ${p.t}`
+          : p.h === undefined
+            ? `average ${f(p.c)}`
+            : `${p.o === undefined ? '' : `open ${f(p.o)}, `}high ${f(p.h)}, low ${f(p.l)}, ${p.final === false ? 'latest (session in progress)' : 'close'} ${f(p.c)}`;
       return { body, summary: `${what} ${on}: ${bar}${rate(p)}. ${stats}` };
     }
     const last = body.points[body.points.length - 1];
     if (!last) {
-      const why = series === 'spot' ? 'the series starts with the first session this deployment records' : 'no point in the window asked';
+      const why =
+        series === 'spot' || series === 'london'
+          ? `the series starts with the first ${series === 'spot' ? 'session' : 'London business day'} this deployment records`
+          : 'no point in the window asked';
       return { body, summary: `${what}: no points (${why}). ${stats}` };
     }
     const p = body.period;

@@ -154,14 +154,17 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
       const [path, name] = key.split(' ') as [keyof typeof QUERIES, string];
       const schema = QUERIES[path];
       for (const v of values) {
-        // A chart interval is checked with a range it can reach, a history symbol with the series that has it (futures are gold alone).
+        // A chart interval is checked with a range it can reach, a history symbol with the series that has it (futures are gold alone),
+        // a London time with the london series and a metal that has it.
         const reachable = CHART_RANGES.find((r) => !reachProblem(r, v as (typeof CHART_INTERVALS)[number]));
         const extra =
           path.startsWith('/api/v1/chart') && name === 'interval'
             ? `&range=${reachable}`
             : path.startsWith('/api/v1/history') && name === 'symbol'
               ? '&series=spot'
-              : '';
+              : path.startsWith('/api/v1/history') && name === 'time'
+                ? `&series=london&symbol=${v === 'noon' ? 'xag' : 'xau'}`
+                : '';
         expect(() => parseQuery(schema, url(`${name}=${v}${extra}`)), key).not.toThrow();
         expect(() => parseQuery(schema, url(`${name}=${v.toUpperCase()}${extra}`)), key).not.toThrow();
       }
