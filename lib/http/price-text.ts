@@ -49,7 +49,13 @@ export function priceTextRoute() {
       if (isUnavailable(result)) return send(req, 'unavailable\n', { status: 503, contentType: TEXT, headers });
       // The number as spot's JSON writes it. The ETag counts the state too: a price turning stale is a new answer.
       const text = `${result.price}\n`;
-      return send(req, text, { cache: 'spot', dataTime: newestDataTime(result), contentType: TEXT, headers, etag: etagOf(`${result.data_state.status}:${text}`) });
+      return send(req, text, {
+        cache: 'spot',
+        dataTime: newestDataTime(result),
+        contentType: TEXT,
+        headers,
+        etag: etagOf(`${result.data_state.status}:${text}`),
+      });
     },
   });
 }
