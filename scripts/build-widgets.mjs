@@ -1,7 +1,7 @@
 // Bundles the browser scripts with esbuild, minified and content-hashed into public/w/ (cached for a
 // year): the widgets' (widgets/scripts/*.ts, one file each, plus the chart's library chunk) and the
 // site pages' own (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library
-// is a chunk loaded only when the chart is about to be seen); plus public/embed.js at its stable
+// is a chunk loaded only when the chart is about to be seen; price-chart.ts, the price pages' chart, likewise); plus public/embed.js at its stable
 // address. Writes widgets/manifest.json, which the pages read to reference the hashed files.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,11 +45,24 @@ const site = await esbuild.build({
   metafile: true,
 });
 
+// The price pages' chart: a tiny entry that loads the chart (site/scripts/price-chart-view.ts, with the
+// library) as a chunk when it is wanted; built apart, so the pages' first script shares no chunk with the landing's.
+const priceChart = await esbuild.build({
+  ...common,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { 'price-chart': path.join(root, 'site/scripts/price-chart.ts') },
+  outdir,
+  entryNames: '[name].[hash]',
+  chunkNames: 'chunk.[hash]',
+  metafile: true,
+});
+
 const manifest = {};
-for (const [file, meta] of [result, chart, site].flatMap((b) => Object.entries(b.metafile.outputs))) {
+for (const [file, meta] of [result, chart, site, priceChart].flatMap((b) => Object.entries(b.metafile.outputs))) {
   const name = meta.entryPoint && path.basename(meta.entryPoint, '.ts');
   // Entry scripts only: chunks are loaded by the scripts that import them.
-  if (!name || ![...entries, ...siteEntries].includes(name)) continue;
+  if (!name || ![...entries, ...siteEntries, 'price-chart'].includes(name)) continue;
   manifest[name] = '/' + path.relative(path.join(root, 'public'), path.join(root, file)).split(path.sep).join('/');
 }
 fs.writeFileSync(path.join(root, 'widgets', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -122,9 +122,9 @@ describe('rangeSeries', () => {
   const today = '2026-04-16';
   const eur = { currency: 'EUR', unit: 'gram' } as const;
 
-  it('palladium has no monthly series: MAX is its futures bars, in USD per ounce, labelled so', () => {
+  it('palladium has no monthly series: MAX is its longest daily series, the futures’ daily bars, in USD per ounce, labelled so', () => {
     expect(rangeSeries('palladium', 'max', false, today, eur, t)).toMatchObject({
-      url: '/api/v1/chart?symbol=palladium&range=max&interval=1mo',
+      url: '/api/v1/chart?symbol=palladium&range=max&interval=1d',
       line: 'futures',
       label: lineLabel('futures', t, { currency: 'USD', unit: 'oz' }),
       currency: 'USD',
