@@ -26,5 +26,5 @@ export function pickRange(value: string | null | undefined): PriceChartRange | n
   const v = value?.trim().toLowerCase();
   if (!v) return null;
   if ((PRICE_CHART_RANGES as readonly string[]).includes(v)) return v as PriceChartRange;
-  return ALIASES[v] ?? null;
+  return Object.hasOwn(ALIASES, v) ? ALIASES[v] : null;
 }
