@@ -1,7 +1,7 @@
 import type { Chart } from '@/lib/schemas/chart';
 import type { History } from '@/lib/schemas/history';
 import type { Intraday } from '@/lib/schemas/intraday';
-import type { MetalId } from '@/lib/reference/metals';
+import { METAL_IDS, type MetalId } from '@/lib/reference/metals';
 import { UNITS, type Unit } from '@/lib/reference/units';
 import { RANGE_KEY, rangeSeries } from '@/widgets/chart';
 import { fill, money, number } from '@/widgets/format';
@@ -37,8 +37,8 @@ const cssVar = (name: string, fallback: string) => getComputedStyle(document.doc
 /** What the chart is in, from the section's data attributes (as the page rendered them). */
 function sectionPage(section: HTMLElement) {
   const d = section.dataset;
-  const metal = (['gold', 'silver', 'platinum', 'palladium'].includes(d.metal ?? '') ? d.metal : 'gold') as MetalId;
-  const unit = (Object.hasOwn(UNITS, d.unit ?? '') ? d.unit : 'oz') as Unit;
+  const metal = ((METAL_IDS as readonly string[]).includes(d.metal ?? '') ? d.metal : 'gold') as MetalId;
+  const unit = ((UNITS as readonly string[]).includes(d.unit ?? '') ? d.unit : 'oz') as Unit;
   const currency = (d.currency ?? 'USD').toUpperCase();
   const lang = d.lang || document.documentElement.lang || 'en';
   return { metal, unit, currency, lang };
