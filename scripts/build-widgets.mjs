@@ -45,16 +45,26 @@ const site = await esbuild.build({
   metafile: true,
 });
 
-// The price pages' chart: a tiny entry that loads the chart (site/scripts/price-chart-view.ts, with the
-// library) as a chunk when it is wanted; built apart, so the pages' first script shares no chunk with the landing's.
+// The price pages' chart: a tiny entry (site/scripts/price-chart.ts) that imports the chart
+// (price-chart-view.ts, with the library) when it is wanted. The chart is built first, as one file, and the
+// entry is told its hashed name: with code splitting, esbuild gave the entry an empty shared chunk to fetch first.
+const priceChartView = await esbuild.build({
+  ...common,
+  format: 'esm',
+  entryPoints: { 'price-chart-view': path.join(root, 'site/scripts/price-chart-view.ts') },
+  outdir,
+  entryNames: '[name].[hash]',
+  metafile: true,
+});
+const viewFile = Object.keys(priceChartView.metafile.outputs).find((f) => f.endsWith('.js'));
 const priceChart = await esbuild.build({
   ...common,
   format: 'esm',
-  splitting: true,
   entryPoints: { 'price-chart': path.join(root, 'site/scripts/price-chart.ts') },
+  define: { PRICE_CHART_VIEW: JSON.stringify(`./${path.basename(viewFile)}`) },
+  external: ['./price-chart-view.*'],
   outdir,
   entryNames: '[name].[hash]',
-  chunkNames: 'chunk.[hash]',
   metafile: true,
 });
 

@@ -50,7 +50,12 @@ function sectionPage(section: HTMLElement) {
  * labelled so (never a line called spot that the server did not judge to be).
  */
 function planOf(section: HTMLElement, page: ReturnType<typeof sectionPage>): PriceChartPlan {
-  if (section.dataset.plan) return JSON.parse(section.dataset.plan) as PriceChartPlan;
+  try {
+    const plan = section.dataset.plan ? (JSON.parse(section.dataset.plan) as PriceChartPlan) : null;
+    if (plan && PRICE_CHART_RANGES.every((r) => plan.series?.[r]?.url)) return plan;
+  } catch {
+    // Not the server's plan: the one below.
+  }
   const today = new Date().toISOString().slice(0, 10);
   const t = textFor(page.lang).t;
   const drawn = { currency: page.currency, unit: page.unit };

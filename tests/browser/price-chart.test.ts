@@ -3,8 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { daysBefore } from '@/lib/calendar/dates';
+import { rangeSeries } from '@/widgets/chart';
 import { STRINGS } from '@/widgets/i18n';
+import { PRICE_CHART_RANGES } from '@/widgets/kinds';
 import { App, ROOT } from '../support/app';
+import { dataDirWithBars, fixtureDates } from '../support/bars';
 import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
@@ -29,7 +32,9 @@ let script: string;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   fake.onChart(realChartHandler());
-  app = await App.start({ env: { ...fake.env(), ...marketClockAt(NOW) } });
+  // Gold's spot bars for every session since January: they cover a month, not six (lib/series/coverage.ts).
+  const dataDir = await dataDirWithBars(fixtureDates('2026-01-02', TODAY));
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(NOW) }, dataDir });
   browser = await launchBrowser();
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'widgets/manifest.json'), 'utf8')) as Record<string, string>;
   script = manifest['price-chart'];
@@ -40,24 +45,24 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** A page of the app's origin holding the chart's section (EUR per gram of gold, in English, 1Y unless the URL says). */
-function pageHtml(above = 0): string {
+/** A page of the app's origin holding the chart's section (EUR per gram of gold, in English, 1Y unless the URL says), with the server's plan when given. */
+function pageHtml(above = 0, plan?: object): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gold price in EUR per gram</title>
 <meta name="viewport" content="width=device-width"><style>body{margin:0;font:16px system-ui;background:#fffdf7;color:#1d1a12}main{max-width:760px;margin:0 auto;padding:8px}</style></head>
 <body><main><h1>Gold price in euros per gram</h1><div style="height:${above}px"></div>
-<section id="chart" data-metal="gold" data-currency="EUR" data-unit="gram" data-lang="en" data-range="1y" style="height:420px" aria-label="Chart"><p>Chart</p></section>
+<section id="chart" data-metal="gold" data-currency="EUR" data-unit="gram" data-lang="en" data-range="1y"${plan ? ` data-plan='${JSON.stringify(plan)}'` : ''} style="height:420px" aria-label="Chart"><p>Chart</p></section>
 <p id="after">After the chart</p></main>
 <script type="module" src="${script}"></script></body></html>`;
 }
 
 /** Opens the page at `query` with its clock at NOW; records every request it makes. */
-async function openPage(query = '', above = 0): Promise<{ page: Page; requests: string[]; seen: ReturnType<typeof watch> }> {
+async function openPage(query = '', above = 0, plan?: object): Promise<{ page: Page; requests: string[]; seen: ReturnType<typeof watch> }> {
   const page = await browser.newPage({ viewport: { width: 800, height: 700 } });
   await page.clock.setFixedTime(NOW);
   const seen = watch(page);
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.route(`${app.url}/gold/eur/gram*`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: pageHtml(above) }));
+  await page.route(`${app.url}/gold/eur/gram*`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: pageHtml(above, plan) }));
   await page.goto(`${app.url}/gold/eur/gram${query}`);
   return { page, requests, seen };
 }
@@ -107,7 +112,8 @@ describe('the price pages’ chart', () => {
         expect(await text(page, '.pc-change')).toBe(`${pct((points.at(-1)!.c / points[0].c - 1) * 100)} since ${points[0].d.slice(0, 4)}`);
         continue;
       }
-      // No spot bars recorded here: the COMEX futures, in euros per gram, from the window's first day.
+      // The page gave no plan: the script counts no window as covered by spot bars, and draws the COMEX futures,
+      // in euros per gram, from the window's first day.
       const url = `/api/v1/history?series=futures&from=${daysBefore(TODAY, DAYS[range])}&currency=EUR&unit=gram`;
       expect(asked).toContain(url);
       expect(caption).toBe(`${t.lineFutures} · EUR/${t.abbrGram}`);
@@ -171,13 +177,38 @@ describe('the price pages’ chart', () => {
     await page.close();
   });
 
-  it('the page’s first script is tiny and the chart a chunk of its own; mounted, it stays in the section’s height; axe finds nothing serious', async () => {
-    const { page, requests, seen } = await openPage('', 2000);
-    const chunk = (u: string) => /\/w\/chunk\.[A-Z0-9]+\.js$/.test(u);
+  it('draws what the server planned: a month covered by the spot bars is spot, named so, its change from the spot closes', async () => {
+    // The plan priceChartPlan makes from this store (tests/unit/widgets/chart-label.test.ts): the spot bars cover 5D and 1M.
+    const series = Object.fromEntries(
+      PRICE_CHART_RANGES.map((r) => [r, rangeSeries('xau', r, r === '5d' || r === '1mo', TODAY, { currency: 'EUR', unit: 'gram' }, t)]),
+    );
+    const { page, requests, seen } = await openPage('?range=1m', 0, { series });
+    await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('1mo');
+    const url = `/api/v1/history?series=spot&symbol=xau&from=${daysBefore(TODAY, 31)}&currency=EUR&unit=gram`;
+    expect(requests).toContain(`${app.url}${url}`);
+    expect(await text(page, '.pc-caption')).toBe(`${t.lineSpot} · EUR/${t.abbrGram}`);
+    const points: { c: number }[] = (await app.json(url)).body.points;
+    expect(points.length).toBeGreaterThan(10);
+    expect(await text(page, '.pc-change')).toBe(`${pct((points.at(-1)!.c / points[0].c - 1) * 100)} over 1 month`);
+    await page.click('#chart button[data-range="6mo"]');
+    await expect.poll(() => drawn(page)).toBe('6mo');
+    expect(await text(page, '.pc-caption')).toBe(`${t.lineFutures} · EUR/${t.abbrGram}`);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the page’s first script is tiny; the chart’s code comes when the section comes near, and stays in the section’s height; axe finds nothing serious', async () => {
+    const { page, requests, seen } = await openPage('', 3000);
+    const chunk = (u: string) => /\/w\/(chunk|price-chart-view)\.[A-Z0-9]+\.js$/.test(u);
     // The first script alone is small (gzip, as served).
     const entry = await fetch(`${app.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     const { gzipSync } = await import('node:zlib');
     expect(gzipSync(Buffer.from(await entry.arrayBuffer())).length).toBeLessThanOrEqual(1_000);
+    // Far below the fold, nothing of the chart is asked for.
+    await page.waitForLoadState('networkidle');
+    expect(requests.filter(chunk)).toEqual([]);
+    expect(requests.filter((u) => u.includes('/api/v1/'))).toEqual([]);
+    expect(await page.getAttribute('#chart', 'data-mounted')).toBeNull();
     await page.locator('#chart').scrollIntoViewIfNeeded();
     await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('1y');
     expect(requests.some(chunk)).toBe(true);
