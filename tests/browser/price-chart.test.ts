@@ -197,6 +197,26 @@ describe('the price pages’ chart', () => {
     await page.close();
   });
 
+  it('the chart widget draws with the same parts: its MAX writes the change since the series’ first year, and offers the logarithmic scale', async () => {
+    const page = await browser.newPage({ viewport: { width: 460, height: 420 } });
+    const seen = watch(page);
+    await page.goto(`${app.url}/widgets/chart?range=max&locale=en-US&currency=EUR&unit=gram`);
+    const points: { d: string; c: number }[] = (await app.json('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram')).body.points;
+    await expect
+      .poll(() => page.textContent('[data-f="change"]'), { timeout: 20_000 })
+      .toBe(`${pct((points.at(-1)!.c / points[0].c - 1) * 100)} since ${points[0].d.slice(0, 4)}`);
+    const toggle = page.locator('[data-f="log"]');
+    expect(await toggle.isVisible()).toBe(true);
+    await toggle.click();
+    await expect.poll(() => page.getAttribute('[data-f="chart"]', 'data-scale'), { timeout: 20_000 }).toBe('log');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.click('button[data-range="1y"]');
+    expect(await toggle.isVisible()).toBe(false);
+    await expect.poll(() => page.getAttribute('[data-f="chart"]', 'data-scale')).toBe('linear');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
   it('the page’s first script is tiny; the chart’s code comes when the section comes near, and stays in the section’s height; axe finds nothing serious', async () => {
     const { page, requests, seen } = await openPage('', 3000);
     const chunk = (u: string) => /\/w\/(chunk|price-chart-view)\.[A-Z0-9]+\.js$/.test(u);

@@ -58,7 +58,12 @@ function show() {
   if (!live) return drawFrame(box, points, lineColor(), fmt, when);
   // Empty slots across a hole, so the library draws it as a gap (line-frame.ts).
   live.draw(libraryData(points), ['1d', '5d', '1mo'].includes(range));
-  live.logScale(log && range === 'max');
+  scale();
+}
+
+/** MAX on the logarithmic scale when asked; the box says which scale the library now draws. */
+function scale() {
+  if (live) box.dataset.scale = live.logScale(log && range === 'max') ? 'log' : 'linear';
 }
 
 /** Names what the shown range's line is, under the headline, in the server's words. */
@@ -155,7 +160,7 @@ document.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
 field('log')!.addEventListener('click', () => {
   log = !log;
   field('log')!.setAttribute('aria-pressed', String(log));
-  live?.logScale(log && range === 'max');
+  scale();
   // The first frame has no scale to change: the library takes over (the click's focus has started it already).
   if (!live) start();
 });
