@@ -137,7 +137,11 @@ export function mountPriceChart(section: HTMLElement): void {
     plot.removeAttribute('aria-label');
     points = linePoints(body.points, plan.series[drawing].from);
     // Placed by time: a hole in the series is a gap (line-frame.ts).
-    chart.draw(libraryData(points), isIntradayRange(drawing) || drawing === '1mo');
+    const { decimals } = plan.series[drawing];
+    chart.draw(libraryData(points), isIntradayRange(drawing) || drawing === '1mo', {
+      format: (v) => number(v, locale, decimals),
+      minMove: 10 ** -decimals,
+    });
     change.textContent = changeWords(points, drawing, locale, t);
     cross.textContent = points.length < 2 ? fill(t.recording, { n: number(points.length, locale, 0) }) : '';
     section.dataset.drawn = drawing;

@@ -57,7 +57,8 @@ function show() {
   setText('change', changeWords(points, range as LineRange, cfg.locale, cfg.t));
   if (!live) return drawFrame(box, points, lineColor(), fmt, when);
   // Empty slots across a hole, so the library draws it as a gap (line-frame.ts).
-  live.draw(libraryData(points), ['1d', '5d', '1mo'].includes(range));
+  const { decimals } = cfg.series[range];
+  live.draw(libraryData(points), ['1d', '5d', '1mo'].includes(range), { format: (v) => number(v, cfg.locale, decimals), minMove: 10 ** -decimals });
   scale();
 }
 

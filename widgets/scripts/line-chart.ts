@@ -18,8 +18,15 @@ export interface LineChartOptions {
 }
 
 export interface LineChart {
-  /** Draws the points (with empty slots across each hole, so a hole is a gap), fitted to the width. */
-  draw(points: readonly ({ time: number; value: number } | { time: number })[], timeVisible: boolean): void;
+  /**
+   * Draws the points (with empty slots across each hole, so a hole is a gap), fitted to the width; the price scale
+   * writes values as `price.format` does (the page's locale, the series' decimals), in steps of `price.minMove`.
+   */
+  draw(
+    points: readonly ({ time: number; value: number } | { time: number })[],
+    timeVisible: boolean,
+    price?: { format(value: number): string; minMove: number },
+  ): void;
   /** A logarithmic price scale (equal distances for equal ratios), or the linear one; answers whether the scale is now logarithmic. */
   logScale(on: boolean): boolean;
 }
@@ -40,7 +47,8 @@ export function startLineChart(box: HTMLElement, o: LineChartOptions): LineChart
     o.onCross(p.time === undefined || point?.value === undefined ? null : { time: p.time as number, value: point.value });
   });
   return {
-    draw(points, timeVisible) {
+    draw(points, timeVisible, price) {
+      if (price) series.applyOptions({ priceFormat: { type: 'custom', formatter: price.format, minMove: price.minMove } });
       series.setData(points as { time: UTCTimestamp; value: number }[]);
       chart.applyOptions({ timeScale: { timeVisible } });
       chart.timeScale().fitContent();
