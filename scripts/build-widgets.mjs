@@ -1,7 +1,7 @@
 // Bundles the browser scripts with esbuild, minified and content-hashed into public/w/ (cached for a
 // year): the widgets' (widgets/scripts/*.ts, one file each, plus the chart's library chunk) and the
 // site pages' own (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library
-// is a chunk loaded only when the chart is about to be seen); plus public/embed.js at its stable
+// is a chunk loaded only when the chart is about to be seen; price-chart.ts, the price pages' chart, likewise); plus public/embed.js at its stable
 // address. Writes widgets/manifest.json, which the pages read to reference the hashed files.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,11 +45,34 @@ const site = await esbuild.build({
   metafile: true,
 });
 
+// The price pages' chart: a tiny entry (site/scripts/price-chart.ts) that imports the chart
+// (price-chart-view.ts, with the library) when it is wanted. The chart is built first, as one file, and the
+// entry is told its hashed name: with code splitting, esbuild gave the entry an empty shared chunk to fetch first.
+const priceChartView = await esbuild.build({
+  ...common,
+  format: 'esm',
+  entryPoints: { 'price-chart-view': path.join(root, 'site/scripts/price-chart-view.ts') },
+  outdir,
+  entryNames: '[name].[hash]',
+  metafile: true,
+});
+const viewFile = Object.keys(priceChartView.metafile.outputs).find((f) => f.endsWith('.js'));
+const priceChart = await esbuild.build({
+  ...common,
+  format: 'esm',
+  entryPoints: { 'price-chart': path.join(root, 'site/scripts/price-chart.ts') },
+  define: { PRICE_CHART_VIEW: JSON.stringify(`./${path.basename(viewFile)}`) },
+  external: ['./price-chart-view.*'],
+  outdir,
+  entryNames: '[name].[hash]',
+  metafile: true,
+});
+
 const manifest = {};
-for (const [file, meta] of [result, chart, site].flatMap((b) => Object.entries(b.metafile.outputs))) {
+for (const [file, meta] of [result, chart, site, priceChart].flatMap((b) => Object.entries(b.metafile.outputs))) {
   const name = meta.entryPoint && path.basename(meta.entryPoint, '.ts');
   // Entry scripts only: chunks are loaded by the scripts that import them.
-  if (!name || ![...entries, ...siteEntries].includes(name)) continue;
+  if (!name || ![...entries, ...siteEntries, 'price-chart'].includes(name)) continue;
   manifest[name] = '/' + path.relative(path.join(root, 'public'), path.join(root, file)).split(path.sep).join('/');
 }
 fs.writeFileSync(path.join(root, 'widgets', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

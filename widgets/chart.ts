@@ -7,7 +7,7 @@ import type { DateWindow } from '../lib/series/coverage';
 import { fill, money, number, priceDecimals, unitWord, updated, type Words } from './format';
 import { footer, html, type SafeHtml } from './html';
 import type { Strings } from './i18n';
-import { CHART_WIDGET_RANGES, drawnQuery, USD_OZ, type ChartWidgetRange } from './kinds';
+import { CHART_WIDGET_RANGES, drawnQuery, USD_OZ, type ChartWidgetRange, type LineRange } from './kinds';
 import type { CommonOptions } from './options';
 import { staleBadge } from './price';
 
@@ -33,15 +33,18 @@ const SYMBOL_NAME: Record<ChartSymbol, (t: Strings) => string> = {
 };
 export const symbolLabel = (symbol: ChartSymbol, t: Strings) => SYMBOL_NAME[symbol](t);
 
-const RANGE_KEY = {
+/** Each range's button, in the page's language. */
+export const RANGE_KEY = {
   '1d': 'r1d',
   '5d': 'r5d',
   '1mo': 'r1mo',
   '3mo': 'r3mo',
+  '6mo': 'r6mo',
   '1y': 'r1y',
   '5y': 'r5y',
+  '10y': 'r10y',
   max: 'rMax',
-} as const satisfies Record<ChartWidgetRange, keyof Strings>;
+} as const satisfies Record<LineRange, keyof Strings>;
 
 /** The chart symbols that are a served metal: their headline is spot, and so is their line where the service has it. */
 export const CHART_METAL: Partial<Record<ChartSymbol, MetalId>> = { xau: 'gold', silver: 'silver', platinum: 'platinum', palladium: 'palladium' };
@@ -53,7 +56,15 @@ export const CHART_METAL: Partial<Record<ChartSymbol, MetalId>> = { xau: 'gold',
 export type ChartLine = 'intraday' | 'spot' | 'futures' | 'monthly' | 'asset';
 
 /** Calendar days each daily range spans, counted back from today: the window its request asks for and its coverage is judged in. */
-export const RANGE_DAYS: Record<Exclude<ChartWidgetRange, '1d' | 'max'>, number> = { '5d': 7, '1mo': 31, '3mo': 92, '1y': 366, '5y': 1827 };
+export const RANGE_DAYS: Record<Exclude<LineRange, '1d' | 'max'>, number> = {
+  '5d': 7,
+  '1mo': 31,
+  '3mo': 92,
+  '6mo': 183,
+  '1y': 366,
+  '5y': 1827,
+  '10y': 3653,
+};
 
 /** The window of each daily range, ending today. */
 export function rangeWindow(range: keyof typeof RANGE_DAYS, today: string): DateWindow {
@@ -92,7 +103,7 @@ export interface DrawnIn {
  * currency and unit asked, each point at its own day's rate; the 2-minute series and the other metals'
  * futures bars are USD per troy ounce only, and their label says so.
  */
-export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covered: boolean, today: string, drawn: DrawnIn, t: Strings): RangeSeries {
+export function rangeSeries(symbol: ChartSymbol, range: LineRange, covered: boolean, today: string, drawn: DrawnIn, t: Strings): RangeSeries {
   const metal = CHART_METAL[symbol];
   const intraday: IntradaySymbol | null = metal ? metalById(metal).intraday : null;
   const priced = (over: Pick<RangeSeries, 'url' | 'line'> & { from?: string }, inAsked: boolean): RangeSeries => {
@@ -106,7 +117,8 @@ export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covere
   if (range === 'max') {
     const monthly = MONTHLY_SYMBOL[symbol];
     if (monthly) return priced({ url: `/api/v1/history?series=monthly&symbol=${monthly}${asked}`, line: 'monthly' }, true);
-    return priced({ url: `/api/v1/chart?symbol=${symbol}&range=max&interval=1mo`, line: metal ? 'futures' : 'asset' }, false);
+    // A metal the monthly series lacks (palladium): its longest daily series, the futures' daily bars since they began.
+    return priced({ url: `/api/v1/chart?symbol=${symbol}&range=max&interval=${metal ? '1d' : '1mo'}`, line: metal ? 'futures' : 'asset' }, false);
   }
   if (range !== '1d' && intraday) {
     const { from } = rangeWindow(range, today);
@@ -115,7 +127,7 @@ export function rangeSeries(symbol: ChartSymbol, range: ChartWidgetRange, covere
     // ounce the chart endpoint's bars of the same future (GC=F) stay, finer for a week or a month, and asked by the range itself.
     if (symbol === 'xau' && asked) return priced({ url: `/api/v1/history?series=futures&from=${from}${asked}`, line: 'futures', from }, true);
   }
-  const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '1y': '1d', '5y': '1wk' }[range];
+  const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '6mo': '1d', '1y': '1d', '5y': '1wk', '10y': '1wk' }[range];
   return priced({ url: `/api/v1/chart?symbol=${symbol}&range=${range}&interval=${interval}`, line: metal ? 'futures' : 'asset' }, false);
 }
 
@@ -164,7 +176,9 @@ export function renderChart(v: ChartView): SafeHtml {
     (r) => html`<button type="button" data-range="${r}" aria-pressed="${r === o.range ? 'true' : 'false'}">${t[RANGE_KEY[r]]}</button>`,
   )}</div>
 <div class="chart" data-f="chart"></div>
-<div class="row"><span data-f="cross" aria-live="polite"></span></div>
+<div class="row"><span data-f="change"></span><span data-f="cross" aria-live="polite"></span><button type="button" data-f="log" aria-pressed="false"${
+    o.range === 'max' ? '' : ' hidden'
+  }>${t.logScale}</button></div>
 ${footer(v.state.age_seconds === null ? '' : updated(v.words, v.state.age_seconds), v.origin)}
 <noscript><p>${t.chartNoscript}</p></noscript>
 </main>`;
@@ -175,7 +189,7 @@ export const chartTitle = (symbol: ChartSymbol, t: Strings) => fill(t.chartTitle
 
 // The first frame (widgets/scripts/line-frame.ts) lays out as the library does: the plot, the price
 // scale's width on the right for the high and the low, the time axis's height below for the first and last times.
-export const CHART_CSS = `.line{color:var(--muted);font-size:12px}.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}
+export const CHART_CSS = `.line{color:var(--muted);font-size:12px}.ranges{display:flex;gap:4px;flex-wrap:wrap;margin:6px 0}.ranges button,[data-f=log]{padding:2px 8px;font-size:12px;cursor:pointer}.ranges button[aria-pressed=true],[data-f=log][aria-pressed=true]{border-color:var(--gold);color:var(--gold);font-weight:700}.chart{height:200px;position:relative}
 .frame{position:absolute;left:0;top:8px;width:calc(100% - 76px);height:calc(100% - 42px)}
 .chart span{position:absolute;color:var(--muted);font-size:11px;font-variant-numeric:tabular-nums;white-space:nowrap}
 [data-f=hi]{right:0;top:0}[data-f=lo]{right:0;bottom:26px}[data-f=t0]{left:0;bottom:4px}[data-f=t1]{right:76px;bottom:4px}`;

@@ -1,6 +1,10 @@
 import { getChart } from '../lib/series/chart';
 import type { ChartSymbol } from '../lib/reference/instruments';
-import { CHART_METAL } from './chart';
+import { sessionNow } from '../lib/calendar/clock';
+import { spotCovers } from '../lib/series/coverage';
+import { CHART_METAL, RANGE_DAYS, rangeSeries, rangeWindow, type DrawnIn, type RangeSeries } from './chart';
+import type { Strings } from './i18n';
+import type { LineRange } from './kinds';
 import { metalPrice } from './price';
 import { ApiError } from '../lib/core/errors';
 import type { DataState } from '../lib/schemas/common';
@@ -56,4 +60,31 @@ export async function chartHeadline(symbol: ChartSymbol, origin: string, currenc
   const chart = await getChart({ symbol, range: '5d', interval: '1d' });
   if (isUnavailable(chart)) return { latest: null, currency: 'USD', state: chart.data_state };
   return { latest: chart.points[chart.points.length - 1]?.c ?? null, currency: chart.currency ?? 'USD', state: chart.data_state };
+}
+
+/**
+ * Each range's line for a chart of `symbol` drawn in `drawn` (widgets/chart.ts's rangeSeries): whether the daily
+ * spot bars cover each daily range's window is judged here, once, on the server (lib/series/coverage.ts, decisions
+ * §25), and the page's script draws what it is told. The chart widget and the price pages' chart both ask here.
+ */
+export async function chartSeries<R extends LineRange>(
+  symbol: ChartSymbol,
+  ranges: readonly R[],
+  drawn: DrawnIn,
+  t: Strings,
+  nowMs = Date.now(),
+): Promise<Record<R, RangeSeries>> {
+  const metal = CHART_METAL[symbol];
+  const today = sessionNow(nowMs).date;
+  const daily = ranges.filter((r): r is R & keyof typeof RANGE_DAYS => r in RANGE_DAYS);
+  const covered = metal
+    ? await spotCovers(
+        metal,
+        daily.map((r) => rangeWindow(r, today)),
+      )
+    : daily.map(() => false);
+  return Object.fromEntries(ranges.map((r) => [r, rangeSeries(symbol, r, covered[daily.indexOf(r as never)] ?? false, today, drawn, t)])) as Record<
+    R,
+    RangeSeries
+  >;
 }

@@ -15,6 +15,13 @@ export const WIDGET_NAMES = Object.keys(WIDGETS) as WidgetName[];
 export const CHART_WIDGET_RANGES = ['1d', '5d', '1mo', '3mo', '1y', '5y', 'max'] as const satisfies readonly ChartRange[];
 export type ChartWidgetRange = (typeof CHART_WIDGET_RANGES)[number];
 
+/** The ranges the price pages' chart offers (decisions §27); `?range=` on a page names one of them. */
+export const PRICE_CHART_RANGES = ['1d', '5d', '1mo', '6mo', '1y', '5y', '10y', 'max'] as const satisfies readonly ChartRange[];
+export type PriceChartRange = (typeof PRICE_CHART_RANGES)[number];
+
+/** Every range a chart line is drawn over: the widget's and the price pages'. */
+export type LineRange = ChartWidgetRange | PriceChartRange;
+
 /** What every series is in at its source, and every chart by default: US dollars per troy ounce. */
 export const USD_OZ = { currency: 'USD', unit: 'oz' } as const;
 

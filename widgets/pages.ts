@@ -1,11 +1,9 @@
-import { sessionNow } from '../lib/calendar/clock';
 import { CHART_SYMBOLS } from '../lib/reference/instruments';
-import { CHART_CSS, CHART_METAL, chartTitle, isRate, RANGE_DAYS, rangeSeries, rangeWindow, renderChart, type ChartOptions } from './chart';
+import { CHART_CSS, CHART_METAL, chartTitle, isRate, renderChart, type ChartOptions } from './chart';
 import { KARATS } from '../lib/reference/karats';
 import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
-import { chartHeadline, spotForWidget } from './data';
+import { chartHeadline, chartSeries, spotForWidget } from './data';
 import { priceDecimals } from './format';
-import { spotCovers } from '../lib/series/coverage';
 import { textFor } from './i18n';
 import { CHART_WIDGET_RANGES } from './kinds';
 import { boundedNumber, flag, parseCommon, pick } from './options';
@@ -55,24 +53,11 @@ export async function chartPage(q: URLSearchParams, origin: string): Promise<str
     range: pick(q.get('range'), CHART_WIDGET_RANGES, '1mo'),
   };
   const metal = CHART_METAL[opts.symbol];
-  const today = sessionNow().date;
-  const daily = Object.keys(RANGE_DAYS) as (keyof typeof RANGE_DAYS)[];
-  // Whether the spot bars cover each daily range is judged here, once (lib/series/coverage.ts); the script draws what it is told.
-  const [{ latest, currency, state }, covered] = await Promise.all([
-    chartHeadline(opts.symbol, origin, opts.currency, opts.unit),
-    metal
-      ? spotCovers(
-          metal,
-          daily.map((r) => rangeWindow(r, today)),
-        )
-      : daily.map(() => false),
-  ]);
+  const { latest, currency, state } = await chartHeadline(opts.symbol, origin, opts.currency, opts.unit);
   // A currency spot does not take falls back to USD, for the headline and the lines alike.
   const drawn = { currency, unit: opts.unit };
   const text = textFor(opts.locale);
-  const series = Object.fromEntries(
-    CHART_WIDGET_RANGES.map((r) => [r, rangeSeries(opts.symbol, r, covered[daily.indexOf(r as never)] ?? false, today, drawn, text.t)]),
-  );
+  const series = await chartSeries(opts.symbol, CHART_WIDGET_RANGES, drawn, text.t);
   const first = series[opts.range];
   return widgetPage({
     name: 'chart',

@@ -24,8 +24,10 @@ export default function WidgetsDocs({ origin }: OriginProps) {
         interactive chart with its crosshair starts when a pointer or keyboard focus comes to it. Under its spot headline the chart says what the line
         is: a metal&apos;s spot price recorded every 2 minutes (1D), its daily spot bars where they cover the range (no more than 5 sessions missing
         at its start, its end or anywhere in it), or otherwise COMEX futures, labelled as such in the widget&apos;s language, with the currency and
-        unit it is drawn in; <code>max</code> draws the World Bank&apos;s monthly average prices since 1960 (CC BY 4.0). Points are placed by their
-        time, so a stretch with no data shows as a gap, and each range asks the API only for the dates it draws.
+        unit it is drawn in; <code>max</code> draws the World Bank&apos;s monthly average prices since 1960 (CC BY 4.0; palladium, which they lack,
+        its futures&apos; daily bars), with a logarithmic scale to switch to. Points are placed by their time, so a stretch with no data shows as a
+        gap, and each range asks the API only for the dates it draws. Under the chart, the range&apos;s change is written from the first and the last
+        point drawn (&ldquo;+4.20% over 1 year&rdquo;). The price pages&apos; chart is drawn by the same code.
       </p>
       <h2 id="quick">Quick embed</h2>
       <Code title="Script tag: the iframe is created and sized for you, lazily when it scrolls into view">{`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR" data-theme="auto" async></script>`}</Code>

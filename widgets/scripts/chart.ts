@@ -1,10 +1,12 @@
-import type { IChartApi, ISeriesApi, UTCTimestamp } from 'lightweight-charts';
 import type { Chart } from '../../lib/schemas/chart';
 import type { DataState } from '../../lib/schemas/common';
 import type { History } from '../../lib/schemas/history';
 import type { Intraday } from '../../lib/schemas/intraday';
 import { fill, money, number, updated, type Words } from '../format';
 import type { RangeSeries } from '../chart';
+import type { LineRange } from '../kinds';
+import { changeWords, linePoints, timeWords } from './chart-line';
+import type { LineChart } from './line-chart';
 import { drawFrame, libraryData, type LinePoint } from './line-frame';
 import type { MetalId } from '../../lib/reference/metals';
 import type { PriceEvent } from '../../lib/schemas/stream';
@@ -14,7 +16,8 @@ import { config, field, poll, reportHeight, setText, type Answer } from './share
 // Draws the chart from the public API: real points only (intraday samples, daily spot closes, OHLC
 // closes or monthly averages), placed by time so a hole shows as one, a range switcher, what the line is
 // (spot, futures or monthly averages, and its currency and unit, named under the headline), the price
-// under the crosshair, and the size of its frame. The points are drawn
+// under the crosshair, the range's change in words, a logarithmic scale on MAX, and the size of its
+// frame. The price pages' chart (site/scripts/price-chart-view.ts) draws with the same parts. The points are drawn
 // first as a plain SVG line (line-frame.ts); the chart library, whose start-up is most of the
 // widget's main-thread time, is loaded when a pointer or focus comes to the widget, and takes over.
 
@@ -34,7 +37,9 @@ let range = cfg.range;
 let points: LinePoint[] = [];
 /** 1D: prices pushed by the stream since the recorded series was last fetched. */
 const pushed: LinePoint[] = [];
-let live: { chart: IChartApi; series: ISeriesApi<'Line'> } | undefined;
+let live: LineChart | undefined;
+/** MAX on a logarithmic price scale (its toggle shows on MAX only). */
+let log = false;
 const box = field('chart')!;
 const dark = () => {
   const t = document.documentElement.dataset.theme;
@@ -46,28 +51,21 @@ const fmt = (v: number) => {
   const { decimals, currency, rate } = cfg.series[range];
   return rate ? number(v, cfg.locale, decimals) : money(v, currency, cfg.locale, decimals);
 };
-const intradayRange = () => ['1d', '5d'].includes(range);
-/** A time as the range shows it: with the hour for the intraday ranges; a date (read in UTC, the same date everywhere) for daily bars; month and year for monthly averages. */
-const when = (t: number) =>
-  new Intl.DateTimeFormat(
-    cfg.locale,
-    intradayRange()
-      ? { dateStyle: 'medium', timeStyle: 'short' }
-      : cfg.series[range].line === 'monthly'
-        ? { year: 'numeric', month: 'short', timeZone: 'UTC' }
-        : { dateStyle: 'medium', timeZone: 'UTC' },
-  ).format(new Date(t * 1000));
+const when = (t: number) => timeWords(t, cfg.locale, range, cfg.series[range].line);
 
 function show() {
+  setText('change', changeWords(points, range as LineRange, cfg.locale, cfg.t));
   if (!live) return drawFrame(box, points, lineColor(), fmt, when);
   // Empty slots across a hole, so the library draws it as a gap (line-frame.ts).
-  live.series.setData(libraryData(points) as { time: UTCTimestamp; value: number }[]);
-  live.chart.applyOptions({ timeScale: { timeVisible: ['1d', '5d', '1mo'].includes(range) } });
-  live.chart.timeScale().fitContent();
+  const { decimals } = cfg.series[range];
+  live.draw(libraryData(points), ['1d', '5d', '1mo'].includes(range), { format: (v) => number(v, cfg.locale, decimals), minMove: 10 ** -decimals });
+  scale();
 }
 
-type Point = Intraday['points'][number] | Chart['points'][number] | History['points'][number];
-const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
+/** MAX on the logarithmic scale when asked; the box says which scale the library now draws. */
+function scale() {
+  if (live) box.dataset.scale = live.logScale(log && range === 'max') ? 'log' : 'linear';
+}
 
 /** Names what the shown range's line is, under the headline, in the server's words. */
 function labelLine() {
@@ -83,10 +81,7 @@ function draw(status: number, body: Answer<Intraday | Chart | History>) {
     return;
   }
   // A daily series answered whole (a server before `from`): the range shows its part of it.
-  const from = cfg.series[range].from ?? '';
-  points = (body.points as Point[])
-    .filter((p) => !('d' in p) || p.d >= from)
-    .map((p) => ('d' in p ? { time: day(p.d), value: p.c! } : { time: p.t, value: 'p' in p ? p.p : p.c }));
+  points = linePoints(body.points, cfg.series[range].from);
   if (range === '1d') extend();
   show();
   if (points.length < 2) setText('cross', fill(cfg.t.recording, { n: number(points.length, cfg.locale, 0) }));
@@ -96,25 +91,15 @@ function draw(status: number, body: Answer<Intraday | Chart | History>) {
 }
 
 async function startLibrary() {
-  const { createChart, LineSeries } = await import('./line-chart');
+  const { startLineChart } = await import('./line-chart');
   box.replaceChildren();
-  const chart = createChart(box, {
-    autoSize: true,
-    // Month names on the time axis in the widget's locale, not the browser's.
-    localization: { locale: cfg.locale },
-    layout: { background: { color: 'transparent' }, textColor: css('--muted'), fontSize: 11, attributionLogo: true },
-    grid: { vertLines: { visible: false }, horzLines: { color: css('--line') } },
-    rightPriceScale: { borderVisible: false },
-    timeScale: { borderVisible: false, timeVisible: true },
-    crosshair: { horzLine: { labelVisible: true } },
+  live = startLineChart(box, {
+    locale: cfg.locale,
+    color: lineColor(),
+    textColor: css('--muted'),
+    gridColor: css('--line'),
+    onCross: (p) => setText('cross', p ? `${when(p.time)} · ${fmt(p.value)}` : ''),
   });
-  const series = chart.addSeries(LineSeries, { color: lineColor(), lineWidth: 2, priceLineVisible: false });
-  chart.subscribeCrosshairMove((p) => {
-    const point = p.seriesData.get(series) as { value?: number } | undefined;
-    if (p.time === undefined || point?.value === undefined) return setText('cross', '');
-    setText('cross', `${when(p.time as number)} · ${fmt(point.value)}`);
-  });
-  live = { chart, series };
   show();
 }
 
@@ -165,10 +150,19 @@ document.querySelectorAll<HTMLButtonElement>('[data-range]').forEach((b) =>
   b.addEventListener('click', () => {
     range = b.dataset.range!;
     document.querySelectorAll('[data-range]').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+    field('log')!.hidden = range !== 'max';
     pushed.length = 0;
     labelLine();
     follow1d();
     void refresh();
   }),
 );
+// MAX spans decades of a rising price: a logarithmic scale shows each decade's moves at their true proportion.
+field('log')!.addEventListener('click', () => {
+  log = !log;
+  field('log')!.setAttribute('aria-pressed', String(log));
+  scale();
+  // The first frame has no scale to change: the library takes over (the click's focus has started it already).
+  if (!live) start();
+});
 reportHeight();

@@ -118,13 +118,29 @@ describe('the chart widget page', () => {
   });
 });
 
+describe('the price pages’ chart plan', () => {
+  it('judged by the server as the widget’s: every session since January covers a month (spot), not six months (futures); in the page’s currency, unit and language', async () => {
+    vi.stubEnv('DATA_DIR', dirs.sinceJanuary);
+    await newProcess();
+    const { priceChartPlan } = await import('@/site/price-chart');
+    const { series } = await priceChartPlan({ metal: 'gold', currency: 'eur', unit: 'gram', lang: 'de' });
+    const de = STRINGS.de;
+    expect(series['5d']).toMatchObject({ line: 'spot', url: '/api/v1/history?series=spot&symbol=xau&from=2026-04-09&currency=EUR&unit=gram' });
+    expect(series['1mo']).toMatchObject({ line: 'spot', label: `${de.lineSpot} · EUR/${de.abbrGram}` });
+    expect(series['6mo']).toMatchObject({ line: 'futures', url: '/api/v1/history?series=futures&from=2025-10-15&currency=EUR&unit=gram' });
+    expect(series['10y']).toMatchObject({ line: 'futures', label: `${de.lineFutures} · EUR/${de.abbrGram}` });
+    expect(series['1d']).toMatchObject({ line: 'intraday', label: `${de.lineIntraday} · USD/${de.abbrOz}` });
+    expect(series.max.url).toBe('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram');
+  });
+});
+
 describe('rangeSeries', () => {
   const today = '2026-04-16';
   const eur = { currency: 'EUR', unit: 'gram' } as const;
 
-  it('palladium has no monthly series: MAX is its futures bars, in USD per ounce, labelled so', () => {
+  it('palladium has no monthly series: MAX is its longest daily series, the futures’ daily bars, in USD per ounce, labelled so', () => {
     expect(rangeSeries('palladium', 'max', false, today, eur, t)).toMatchObject({
-      url: '/api/v1/chart?symbol=palladium&range=max&interval=1mo',
+      url: '/api/v1/chart?symbol=palladium&range=max&interval=1d',
       line: 'futures',
       label: lineLabel('futures', t, { currency: 'USD', unit: 'oz' }),
       currency: 'USD',

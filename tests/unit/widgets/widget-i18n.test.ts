@@ -12,14 +12,15 @@ const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1
 
 /** Where a language really writes what English writes: unit symbols, names (tola, tael and baht are their own names), and range abbreviations that coincide. */
 const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, (keyof typeof en)[]> = {
-  de: ['gold', 'bitcoin', 'palladium', 'r1mo', 'r3mo', 'abbrGram', 'abbrKg'],
-  fr: ['bitcoin', 'palladium', 'r1mo', 'r3mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
+  de: ['gold', 'bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg'],
+  fr: ['bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
   es: [
     'bitcoin',
     'r1d',
     'r5d',
     'r1mo',
     'r3mo',
+    'r6mo',
     'abbrGram',
     'abbrKg',
     'metal',
@@ -30,13 +31,14 @@ const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, (keyof typeof en)[]> = {
     'abbrTael',
     'abbrBaht',
   ],
-  it: ['bitcoin', 'r1mo', 'r3mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
+  it: ['bitcoin', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
   pt: [
     'bitcoin',
     'r1d',
     'r5d',
     'r1mo',
     'r3mo',
+    'r6mo',
     'abbrGram',
     'abbrKg',
     'metal',
@@ -51,6 +53,7 @@ const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, (keyof typeof en)[]> = {
     'bitcoin',
     'r1y',
     'r5y',
+    'r10y',
     'unitGram',
     'unitKg',
     'abbrGram',
