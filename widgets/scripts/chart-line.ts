@@ -18,10 +18,12 @@ const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 1000;
  * time; a daily series answered whole (a server before `from`) is cut at `from`.
  */
 export function linePoints(points: readonly Point[], from = ''): LinePoint[] {
-  return points
-    .filter((p) => !('d' in p) || p.d >= from)
-    // A chart's daily and monthly points carry a close (only the London-time series has none, and no chart asks for it).
-    .map((p) => ('d' in p ? { time: day(p.d), value: p.c! } : { time: p.t, value: 'p' in p ? p.p : p.c }));
+  return (
+    points
+      .filter((p) => !('d' in p) || p.d >= from)
+      // A chart's daily and monthly points carry a close (only the London-time series has none, and no chart asks for it).
+      .map((p) => ('d' in p ? { time: day(p.d), value: p.c! } : { time: p.t, value: 'p' in p ? p.p : p.c }))
+  );
 }
 
 /** Ranges whose points are minutes or hours apart: their times are written with the hour. */
