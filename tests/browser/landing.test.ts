@@ -110,7 +110,7 @@ describe('landing price: the spot change', () => {
     const fresh = await App.start({ env: { ...fake.env(), ...clock } });
     try {
       const page = await browser.newPage();
-      await page.goto(seeded.url);
+      await page.goto(`${seeded.url}/developers`);
       const c = (await seeded.json('/api/v1/spot?compact=1')).body.change;
       expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
       const text = (await page.textContent('[data-testid="spot-change"]'))!.replace(/\s+/g, ' ');
@@ -118,7 +118,7 @@ describe('landing price: the spot change', () => {
       const word = c.change > 0 ? '▲ Up' : c.change < 0 ? '▼ Down' : '▶ Unchanged';
       const usd = Math.abs(c.change).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
       expect(text).toBe(`${word} ${sign}${usd} (${sign}${Math.abs(c.change_pct).toFixed(2)}%) since the previous close of 2026-04-15`);
-      await page.goto(fresh.url);
+      await page.goto(`${fresh.url}/developers`);
       await page.waitForSelector('.price');
       expect(await page.locator('[data-testid="spot-change"]').isVisible()).toBe(false);
       expect(await page.textContent('main')).not.toMatch(/on the day|since the previous close/);

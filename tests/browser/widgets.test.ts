@@ -483,7 +483,7 @@ describe('chart widget', () => {
       await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-04-09'))).toBe(true);
       // The landing's chart says futures over the same three months, and asks from their start.
-      await page.goto(a.url);
+      await page.goto(`${a.url}/developers`);
       expect(await page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.daily);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2026-01-14')), { timeout: 15_000 }).toBe(true);
       // In euros per gram: the same futures, converted, named so, over the same window.
