@@ -81,7 +81,11 @@ document.getElementById('converter')?.addEventListener('submit', (e) => {
 });
 
 function onEvent(e: PriceEvent) {
-  if (!figures) return location.reload(); // A first price for a page rendered without one: render it whole.
+  if (!figures) {
+    // A page rendered while no price had ever been seen: the first real one renders it whole.
+    if (e.metals[config.metal as Figures['metal']].usd_oz !== null) location.reload();
+    return;
+  }
   figures = figuresOfEvent(e, figures);
   const usd = e.metals[figures.metal].usd_oz;
   if (usd !== null) config.usdOz = usd;
