@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { App } from '../support/app';
@@ -113,6 +114,8 @@ describe('languages and accessibility', () => {
     it(`?lang=${lang}: renders without console errors${dir ? ', right to left' : ''}; axe finds no serious violation`, async () => {
       const page = await browser.newPage();
       const seen = watch(page);
+      const scripts: string[] = [];
+      page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
       const res = await page.goto(`${app.url}/gold/eur/gram?lang=${lang}`);
       expect(res?.status()).toBe(200);
       expect(await page.getAttribute('html', 'lang')).toBe(lang);
@@ -126,6 +129,12 @@ describe('languages and accessibility', () => {
       }
       expect(seen.errors).toEqual([]);
       expect(seen.failed).toEqual([]);
+      // No framework code: the page's own script alone, within the 30 KB (gzip) allowed before the chart.
+      expect(scripts.filter((s) => s.startsWith('/_next/'))).toEqual([]);
+      const own = scripts.filter((s) => /^\/w\/price-page\.[A-Z0-9]{8}\.js$/.test(s));
+      expect(own).toHaveLength(1);
+      const js = Buffer.from(await (await app.get(own[0])).arrayBuffer());
+      expect(gzipSync(js).length).toBeLessThanOrEqual(30 * 1024);
       await page.close();
     });
   }
