@@ -129,6 +129,9 @@ describe('languages and accessibility', () => {
       }
       expect(seen.errors).toEqual([]);
       expect(seen.failed).toEqual([]);
+      // Readable on a phone: no horizontal scroll.
+      await page.setViewportSize({ width: 375, height: 740 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       // No framework code: the page's own script alone, within the 30 KB (gzip) allowed before the chart.
       expect(scripts.filter((s) => s.startsWith('/_next/'))).toEqual([]);
       const own = scripts.filter((s) => /^\/w\/price-page\.[A-Z0-9]{8}\.js$/.test(s));
