@@ -97,20 +97,30 @@ export function figuresOfSpot(spot: Spot, metal: MetalId, unit: Unit): Figures {
 export function figuresOfEvent(e: PriceEvent, before: Figures): Figures {
   const { metal, unit } = before;
   const own = e.metals[metal];
-  const sameClose = before.change?.previousCloseDate === own.previous_close_date;
+  // The same session while the previous close is the same one (or still unknown on both sides).
+  const sameClose = (before.change?.previousCloseDate ?? null) === own.previous_close_date;
   const pct = e.change_pct[metal];
   const priceOf = (m: MetalId) => (m === 'gold' ? e.price : e[m]);
   const goldUsd = e.metals.gold.usd_oz;
+  const price = priceOf(metal);
+  // The session's extremes fold in every fresh served price, as the service's own bar does.
+  const fold = (held: number | null, pick: (a: number, b: number) => number) =>
+    !sameClose ? null : held === null || price === null || own.data_state.status !== 'fresh' ? held : pick(held, price);
   return {
     ...before,
-    price: priceOf(metal),
+    price,
     state: own.data_state,
     change:
       own.change === null || pct === null
         ? null
-        : { change: own.change, pct, previousClose: sameClose ? before.change!.previousClose : null, previousCloseDate: own.previous_close_date },
-    high: sameClose ? before.high : null,
-    low: sameClose ? before.low : null,
+        : {
+            change: own.change,
+            pct,
+            previousClose: sameClose ? (before.change?.previousClose ?? null) : null,
+            previousCloseDate: own.previous_close_date,
+          },
+    high: fold(before.high, Math.max),
+    low: fold(before.low, Math.min),
     metals: Object.fromEntries(METALS.map((m) => [m.id, { price: priceOf(m.id), pct: e.change_pct[m.id] }])) as Figures['metals'],
     karats: metal === 'gold' ? karatsOf(goldUsd, e.fx_rate, unit) : null,
     per10g: metal === 'gold' ? per10Of(goldUsd, e.fx_rate, unit) : null,

@@ -64,6 +64,9 @@ describe('live', () => {
       expect(spot.xau.price).toBe(price);
       expect(await value(page, 'm-gold')).toBe(price);
       expect(await value(page, 'k-22k')).toBe(spot.karats['22k']);
+      // Each price here is higher than the last: the session's high is the new price, as spot's own bar says.
+      expect(await value(page, 'high')).toBe(spot.change.high);
+      expect(await value(page, 'change')).toBe(spot.change.change);
       expect(await page.textContent('[data-f="price"]')).toBe(price.toLocaleString('en', { style: 'currency', currency: 'USD' }));
     }
     expect(opened).toHaveLength(1);
