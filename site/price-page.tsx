@@ -37,17 +37,18 @@ export function PricePage(props: PricePageProps & { range: string }) {
   const loc = w.locale;
   const metalWord = w.t[metal];
   const unitName = unitWord(w.t, unit, 'unit');
-  const texts = f ? textsOf(f, w, props.now, 'UTC') : null;
+  // No price ever seen: the page says so where the price goes, and shows no number anywhere.
+  const texts: Record<string, string> = f ? textsOf(f, w, props.now, 'UTC') : { price: w.t.priceUnavailable, state: w.t.noPrice };
   const values = f ? valuesOf(f) : {};
   /** An element the script rewrites: its words and its number. */
   const fig = (name: string, className?: string): ReactNode => (
     <span data-f={name} data-v={values[name] ?? ''} className={className}>
-      {texts?.[name] ?? '—'}
+      {texts[name] ?? '—'}
     </span>
   );
   const langQuery = language.asked ? `?lang=${language.lang}` : '';
   const canonical = `${origin}${path}${langQuery}`;
-  const priceText = texts?.price ?? w.t.priceUnavailable;
+  const priceText = texts.price ?? w.t.priceUnavailable;
   const title = fill(w.p.title, { metal: metalWord, price: priceText, unit: unitName, currency });
   const description = fill(w.p.description, {
     metal: metalWord,
@@ -95,13 +96,13 @@ export function PricePage(props: PricePageProps & { range: string }) {
             {fig('state', f?.state.status === 'fresh' ? 'pill' : 'badge')} {fig('as-of', 'muted')}
           </p>
           <p style={{ margin: '6px 0' }}>
-            <span data-f="change" data-v={values.change ?? ''} data-pct={values['change-pct'] ?? ''} className={texts?.['change-dir'] ?? 'flat'}>
-              {texts?.change ?? w.p.noChange}
+            <span data-f="change" data-v={values.change ?? ''} data-pct={values['change-pct'] ?? ''} className={texts['change-dir'] ?? 'flat'}>
+              {texts.change ?? w.p.noChange}
             </span>
           </p>
           <dl className="pp-facts">
             <div>
-              <dt data-f="prev-label">{texts?.['prev-label'] ?? fill(w.p.previousClose, { date: '—' })}</dt>
+              <dt data-f="prev-label">{texts['prev-label'] ?? fill(w.p.previousClose, { date: '—' })}</dt>
               <dd>{fig('prev')}</dd>
             </div>
             <div>
