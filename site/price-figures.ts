@@ -140,7 +140,18 @@ export interface PageWords {
 }
 
 /** A date and time in the reader's locale (the server writes UTC, naming it; the script the reader's own zone). */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 export function when(iso: string, locale: string, timeZone?: string): string {
+  const key = `${locale} ${timeZone ?? ''}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    if (dateFormats.size >= 100) dateFormats.clear();
+    dateFormats.set(key, (format = dateTimeFormat(locale, timeZone)));
+  }
+  return format.format(new Date(iso));
+}
+
+function dateTimeFormat(locale: string, timeZone?: string): Intl.DateTimeFormat {
   return new Intl.DateTimeFormat(locale, {
     year: 'numeric',
     month: 'short',
@@ -149,7 +160,7 @@ export function when(iso: string, locale: string, timeZone?: string): string {
     minute: '2-digit',
     timeZone,
     timeZoneName: timeZone ? 'short' : undefined,
-  }).format(new Date(iso));
+  });
 }
 
 /** A YYYY-MM-DD date in the reader's locale. */
