@@ -123,6 +123,7 @@ export async function cacheSection() {
     for (const enc of ['identity', 'gzip', 'br'])
       await autocannon({ url: on.url + path, connections: CONNECTIONS, duration: 1, headers: { 'accept-encoding': enc } });
     for (const base of [on.url, off.url]) await loadFor(`${base}${path}?compact=1&w=1`, { fresh: true });
+    await loadFor(`${on.url}/gold/eur/gram?w=1`, { fresh: true });
     for (const base of [on.url, off.url, plain.url]) await loadFor(`${base}/api/bench-floor?w=1`, { fresh: true });
 
     const rows = {
@@ -136,6 +137,8 @@ export async function cacheSection() {
       missOff: () => loadFor(`${off.url}${path}?x=1`, { fresh: true }),
       compactOn: () => loadFor(`${on.url}${path}?compact=1`, { fresh: true }),
       compactOff: () => loadFor(`${off.url}${path}?compact=1`, { fresh: true }),
+      // A price page's miss (decisions §27) beside spot's: the page is spot's answer rendered.
+      pageOn: () => loadFor(`${on.url}/gold/eur/gram?x=1`, { fresh: true }),
       floorOn: () => loadFor(`${on.url}/api/bench-floor?x=1`, { fresh: true }),
       floorOff: () => loadFor(`${off.url}/api/bench-floor?x=1`, { fresh: true }),
       next: () => loadFor(`${plain.url}/api/bench-floor?x=1`, { fresh: true }),
@@ -151,6 +154,7 @@ export async function cacheSection() {
       revalidateOff: off.pid,
       missOn: on.pid,
       compactOn: on.pid,
+      pageOn: on.pid,
       floorOn: on.pid,
       missOff: off.pid,
       compactOff: off.pid,
@@ -218,6 +222,7 @@ export async function cacheSection() {
       `${x(ratio('compactOn', 'compactOff'))} cache off (target ≥ 0.9×), ${x(ratio('compactOn', 'next'))} floor`,
     );
     line('spot?compact=1 miss, cache off', 'compactOff', `${x(ratio('compactOff', 'next'))} floor`);
+    line('price page /gold/eur/gram miss, cache on', 'pageOn', `${x(ratio('pageOn', 'compactOn'))} spot?compact=1 miss, cache on`);
     console.log(
       `\nmiss p99, cache on / off (target ≤ 1.5): spot ${(p99('missOn') / p99('missOff')).toFixed(2)}, ` +
         `compact ${(p99('compactOn') / p99('compactOff')).toFixed(2)}, constant route ${(p99('floorOn') / p99('floorOff')).toFixed(2)}`,

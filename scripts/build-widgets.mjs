@@ -33,7 +33,7 @@ const chart = await widget(
   { format: 'esm', splitting: true },
 );
 
-const siteEntries = ['landing', 'builder'];
+const siteEntries = ['landing', 'builder', 'price-page'];
 const site = await esbuild.build({
   ...common,
   format: 'esm',

@@ -19,6 +19,8 @@ export interface Shown {
   data?: unknown;
   /** The data states of what it shows: the newest `as_of` is Last-Modified. */
   states?: (DataState | null | undefined)[];
+  /** Request headers the page follows besides the origin's (a price page's language and choice: Accept-Language, Cookie). */
+  vary?: string[];
 }
 
 /**
@@ -29,7 +31,7 @@ export function answerCacheable(ctx: Pick<GetServerSidePropsContext, 'req' | 're
   const { req, res } = ctx;
   const path = (ctx.resolvedUrl ?? req.url ?? '/').split('?')[0];
   for (const [name, value] of Object.entries(cacheHeaders(route))) res.setHeader(name, value);
-  const vary = linkVary();
+  const vary = [linkVary(), ...(shown.vary ?? [])].filter(Boolean).join(', ');
   if (vary) res.setHeader('Vary', vary);
   const etag = etagOf(JSON.stringify([BUILD, path, publicOrigin(req.headers), shown.data ?? null]));
   res.setHeader('ETag', etag);

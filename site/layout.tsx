@@ -9,6 +9,7 @@ const DESCRIPTION =
   'Live gold spot in 160+ currencies, intraday and daily history, charts, central-bank reserves, an MCP endpoint and embeddable widgets. Free, no key, honest about freshness.';
 
 const LINKS = [
+  ['/developers', 'Developers'],
   ['/docs', 'Docs'],
   ['/docs/api', 'API reference'],
   ['/docs/mcp', 'MCP'],

@@ -9,11 +9,25 @@ export interface Words {
   lang: string;
 }
 
+/** Number formats by locale and options: making one costs about a hundred times what formatting with it does. */
+const formats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    // Bounded: the locales and currencies a process meets are few, but a query can name any.
+    if (formats.size >= 500) formats.clear();
+    format = new Intl.NumberFormat(locale, options);
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** The currency's own decimals (USD 2, JPY 0, KWD 3), two more for a gram's small price. */
 export function priceDecimals(currency: string, unit: string): number {
   let digits = 2;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits = numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     /* unknown to Intl: two decimals */
   }
@@ -22,9 +36,7 @@ export function priceDecimals(currency: string, unit: string): number {
 
 export function money(value: number, currency: string, locale: string, decimals = 2): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
-      value,
-    );
+    return numberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
   } catch {
     return `${value.toFixed(decimals)} ${currency}`;
   }
@@ -33,7 +45,7 @@ export function money(value: number, currency: string, locale: string, decimals 
 /** A signed amount of money ("+€12.30", "−€4.10"), for a change. */
 export function signedMoney(value: number, currency: string, locale: string, decimals = 2): string {
   try {
-    return new Intl.NumberFormat(locale, {
+    return numberFormat(locale, {
       style: 'currency',
       currency,
       signDisplay: 'exceptZero',
@@ -46,11 +58,11 @@ export function signedMoney(value: number, currency: string, locale: string, dec
 }
 
 export function number(value: number, locale: string, decimals = 2): string {
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  return numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
 export function percent(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+  return numberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     value / 100,
   );
 }

@@ -28,6 +28,8 @@ export const CACHE_SECONDS = {
   widgetConverter: 30,
   /** The landing page: the price it shows (spot's N). */
   landing: 30,
+  /** The price pages (decisions §27): the price they show (spot's N). */
+  pricePage: 30,
   /** Docs pages: they change with a new build only, but stay short so a new one shows soon. */
   docs: 60,
 } as const;

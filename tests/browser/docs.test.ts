@@ -11,7 +11,7 @@ import { realChartHandler } from '../support/yahoo';
 
 // The documentation site as a newcomer meets it, in Chromium.
 
-const PAGES = ['/', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog', '/docs/recipes'];
+const PAGES = ['/developers', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/docs/changelog', '/docs/recipes'];
 
 /** The scripts a page loads, by path, in the order it asks for them. */
 function scriptsOf(page: import('playwright-core').Page): string[] {
@@ -28,7 +28,7 @@ function expectOwnScripts(path: string, scripts: string[]) {
     scripts.filter((s) => s.startsWith('/_next/')),
     path,
   ).toEqual([]);
-  const own = path === '/' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
+  const own = path === '/developers' ? /^\/w\/landing\./ : path === '/docs/widgets' ? /^\/w\/builder\./ : null;
   if (own)
     expect(
       scripts.filter((s) => own.test(s)),
@@ -140,7 +140,7 @@ describe('what the site ships', () => {
     const api: string[] = [];
     // The price stream (opened at once, to keep the price live) is not the chart's.
     page.on('request', (req) => req.url().includes('/api/') && !req.url().includes('/api/v1/stream') && api.push(new URL(req.url()).pathname));
-    await page.goto(app.url);
+    await page.goto(`${app.url}/developers`);
     await page.waitForLoadState('networkidle');
     // The chart starts more than its 300 px look-ahead below the fold on this screen.
     const below = await page.evaluate(() => document.querySelector('figure')!.getBoundingClientRect().top - innerHeight);

@@ -69,7 +69,7 @@ describe('landing chart', () => {
       const history = await app.json('/api/v1/history');
       expect(history.status).toBe(503);
       const page = await browser.newPage();
-      await page.goto(app.url);
+      await page.goto(`${app.url}/developers`);
       const panel = page.locator('figure [role="status"]');
       // The panel loads its data once it is about to be seen, after the page has painted.
       await expect.poll(() => panel.count(), { timeout: 15_000 }).toBe(1);
@@ -91,7 +91,7 @@ describe('landing chart', () => {
     const app = await App.start({ env: { ...fake.env(), ...clock, UPSTREAM_TIMEOUT_MS: '10000' } });
     try {
       const page = await browser.newPage();
-      await page.goto(app.url);
+      await page.goto(`${app.url}/developers`);
       await page.waitForSelector('figure canvas', { timeout: 60_000 });
       expect(await page.locator('figure [role="status"]').count()).toBe(0);
       await page.close();
@@ -110,7 +110,7 @@ describe('landing price: the spot change', () => {
     const fresh = await App.start({ env: { ...fake.env(), ...clock } });
     try {
       const page = await browser.newPage();
-      await page.goto(seeded.url);
+      await page.goto(`${seeded.url}/developers`);
       const c = (await seeded.json('/api/v1/spot?compact=1')).body.change;
       expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
       const text = (await page.textContent('[data-testid="spot-change"]'))!.replace(/\s+/g, ' ');
@@ -118,7 +118,7 @@ describe('landing price: the spot change', () => {
       const word = c.change > 0 ? '▲ Up' : c.change < 0 ? '▼ Down' : '▶ Unchanged';
       const usd = Math.abs(c.change).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
       expect(text).toBe(`${word} ${sign}${usd} (${sign}${Math.abs(c.change_pct).toFixed(2)}%) since the previous close of 2026-04-15`);
-      await page.goto(fresh.url);
+      await page.goto(`${fresh.url}/developers`);
       await page.waitForSelector('.price');
       expect(await page.locator('[data-testid="spot-change"]').isVisible()).toBe(false);
       expect(await page.textContent('main')).not.toMatch(/on the day|since the previous close/);
@@ -151,7 +151,7 @@ describe('landing price: kept live by polling (live=0; the stream is tests/brows
         if (r.url().includes('/api/v1/spot')) asked.push(r.url());
       });
       const usd = (n: number) => n.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-      const served = await page.goto(`${app.url}/?live=0`);
+      const served = await page.goto(`${app.url}/developers?live=0`);
       // Cacheable for spot's time (decisions §25), so the page may be a cached copy: the poller asks at once.
       expect(served!.headers()['cache-control']).toMatch(/^public, max-age=\d+$/);
       const first = (await app.json('/api/v1/spot?compact=1')).body.xau.price;

@@ -211,7 +211,7 @@ describe('landing page', () => {
   it('shows each new upstream price without a reload and without a poll request; /?live=0 polls', async () => {
     const page = await browser.newPage();
     const api = apiRequests(page);
-    await page.goto(app.url);
+    await page.goto(`${app.url}/developers`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
     await expect.poll(() => page.textContent('[data-f="price"]')).toBe(usd(price));
@@ -226,7 +226,7 @@ describe('landing page', () => {
     const polling = await browser.newPage();
     await polling.clock.install();
     const asked = apiRequests(polling);
-    await polling.goto(`${app.url}/?live=0`);
+    await polling.goto(`${app.url}/developers?live=0`);
     // At once (the page may be a cached copy), then at spot's cache time.
     await expect.poll(() => asked.filter((p) => p === '/api/v1/spot').length).toBe(1);
     await sleep(500);

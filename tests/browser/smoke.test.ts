@@ -22,10 +22,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-it('the landing page renders in Chromium without console errors', async () => {
+it('the developer home renders in Chromium without console errors', async () => {
   const page = await browser.newPage();
   const seen = watch(page);
-  const res = await page.goto(app.url + '/');
+  const res = await page.goto(app.url + '/developers');
   expect(res?.status()).toBe(200);
   await expect(page.locator('h1').textContent()).resolves.toMatch(/gold/i);
   // Everything the page asks for, the chart's series and library included, has answered.

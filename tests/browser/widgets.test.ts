@@ -483,7 +483,7 @@ describe('chart widget', () => {
       await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=spot&symbol=xau&from=2026-04-09'))).toBe(true);
       // The landing's chart says futures over the same three months, and asks from their start.
-      await page.goto(a.url);
+      await page.goto(`${a.url}/developers`);
       expect(await page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.daily);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=futures&from=2026-01-14')), { timeout: 15_000 }).toBe(true);
       // In euros per gram: the same futures, converted, named so, over the same window.
@@ -542,13 +542,13 @@ describe('chart widget', () => {
       frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=max&locale=en-US&currency=EUR&unit=gram`);
       expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineMonthly} · EUR/${STRINGS.en.abbrGram}`);
       await expect.poll(() => requests.some((u) => u.endsWith('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram'))).toBe(true);
-      await page.goto(app.url);
+      await page.goto(`${app.url}/developers`);
       await page.click('#mini-chart button[data-range="max"]');
       await expect.poll(() => page.textContent('#mini-chart figcaption')).toBe(CHART_LABELS.monthly);
       await page.waitForSelector('#mini-chart canvas', { timeout: 30_000 });
       expect(await page.locator('#mini-chart [role="status"]').count()).toBe(0);
       // In euros per tola, asked by the page's address: from the currency's first reference rate, as its caption says.
-      await page.goto(`${app.url}/?currency=EUR&unit=tola`);
+      await page.goto(`${app.url}/developers?currency=EUR&unit=tola`);
       await page.click('#mini-chart button[data-range="max"]');
       const eur = await app.json('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=tola');
       const since = eur.body.points[0].d.slice(0, 4);

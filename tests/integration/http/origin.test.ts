@@ -71,7 +71,7 @@ async function originsIn(app: App, headers: Record<string, string>): Promise<Rec
     '/docs/api': /Base URL <code>(.*?)<\/code>/,
     '/docs/mcp': /claude mcp add --transport http gold (.*?)\/mcp</,
     '/docs/widgets': /&lt;script src=&quot;(.*?)\/embed\.js&quot;/,
-    '/': /<code>curl &#x27;(.*?)\/api\/v1\/spot\?/,
+    '/developers': /<code>curl &#x27;(.*?)\/api\/v1\/spot\?/,
   };
   for (const [page, sample] of Object.entries(samples)) {
     const html = (await get(app, page, headers)).body;

@@ -40,6 +40,10 @@ describe('gold: fresh → outage → stale → restart → recovery', () => {
     expect(stale.body.price_as_of).not.toBe(stale.body.updated_at);
     expect(stale.body.spot_usd_oz).toBe(gold.price);
     expect(stale.body.groups.gold.status).toBe('stale');
+    // The price page shows the last real price, flagged stale with its age, in the same currency (decisions §27).
+    const page = await (await app.get('/gold/eur/oz')).text();
+    expect(page).toContain(`data-f="price" data-v="${stale.body.xau.price}"`);
+    expect(page).toMatch(/<span data-f="state" data-v="" class="badge">Stale · [^<]*ago<\/span>/);
 
     // A new process during the outage still has the last real price, from the store.
     await app.restart();
@@ -82,6 +86,15 @@ describe('gold never seen', () => {
       expect(r.body.data_state).toEqual({ status: 'unavailable', as_of: null, source: null, age_seconds: null });
       expect(r.headers.get('cache-control')).toBe('no-store');
       expect(r.body).not.toHaveProperty('xau');
+      if (label === 'refused') {
+        // The price page says so too: 503, never stored, no number where the price goes (decisions §27).
+        const page = await app.get('/gold/eur/gram');
+        const html = await page.text();
+        expect(page.status).toBe(503);
+        expect(page.headers.get('cache-control')).toBe('no-store');
+        expect(html).toContain('<span data-f="price" data-v="">Price unavailable</span>');
+        expect(html).not.toMatch(/data-f="(?:m-gold|k-24k)" data-v="\d/);
+      }
     });
   }
 });

@@ -55,7 +55,7 @@ afterAll(async () => {
 
 describe('site pages are cacheable (decisions §25)', () => {
   it('the landing page and every docs page: both caching headers, an ETag, 304 on it; the response cache then serves them as hits', async () => {
-    for (const [path, n] of [['/', 30], ...DOCS.map((d) => [d, 60] as const)] as const) {
+    for (const [path, n] of [['/developers', 30], ...DOCS.map((d) => [d, 60] as const)] as const) {
       const first = await raw(b, path);
       expect(first.status, path).toBe(200);
       expect(first.headers['cache-control'], path).toBe(`public, max-age=${n}`);
@@ -75,15 +75,15 @@ describe('site pages are cacheable (decisions §25)', () => {
   });
 
   it('the landing page: Last-Modified is its price’s own time; the docs, which show no data, have the ETag alone', async () => {
-    const landing = await raw(a, '/');
+    const landing = await raw(a, '/developers');
     expect(landing.headers['last-modified']).toBe(new Date(asOf).toUTCString());
-    expect((await raw(a, '/', { 'if-modified-since': String(landing.headers['last-modified']) })).status).toBe(304);
+    expect((await raw(a, '/developers', { 'if-modified-since': String(landing.headers['last-modified']) })).status).toBe(304);
     for (const path of DOCS) expect((await raw(a, path)).headers['last-modified'], path).toBeUndefined();
   });
 });
 
 describe('validators from the data, not the clock (decisions §25)', () => {
-  const PAGES = ['/', '/widgets/price?silver=1&ratio=1', '/widgets/converter', '/widgets/chart?range=1d'];
+  const PAGES = ['/developers', '/widgets/price?silver=1&ratio=1', '/widgets/converter', '/widgets/chart?range=1d'];
 
   it('with a fresh price: the same ETag and Last-Modified over several seconds, and a 304 on revalidation', async () => {
     const first = await Promise.all(PAGES.map((p) => raw(a, p)));

@@ -1,0 +1,355 @@
+import Head from 'next/head';
+import type { ReactNode } from 'react';
+import { KARAT_KEYS, KARATS, purity } from '@/lib/reference/karats';
+import { METALS } from '@/lib/reference/metals';
+import { UNITS } from '@/lib/reference/units';
+import { fill, money, number, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
+import { LANGUAGES } from '@/widgets/i18n';
+import { LANGUAGE_NAMES, pagePath } from './price-choice';
+import { day, textsOf, valuesOf } from './price-figures';
+import type { PricePageProps } from './price-page-data';
+import { PageHead } from './layout';
+import { PageScript } from './page-script';
+
+// A price page (decisions §27), server-rendered and readable with scripts off: the price (the page's largest
+// paint), its freshness and change, the session, every metal and the karats in the same currency and unit, a
+// converter, the value on a date and the pickers (plain GET forms). Each figure the script keeps live carries
+// `data-f` (its words, site/price-figures.ts) and `data-v` (its number, as spot serves it).
+
+/** The chart's ranges (the chart module draws them; `?range=` opens one). */
+export const CHART_RANGES = ['1d', '5d', '1m', '6m', '1y', '5y', '10y', 'max'] as const;
+
+/** What the page's script is told: its words and what it shows (JSON in the page). */
+export interface PageConfig {
+  metal: string;
+  currency: string;
+  unit: string;
+  locale: string;
+  lang: string;
+  words: PricePageProps['words'];
+  figures: PricePageProps['figures'];
+  usdOz: number | null;
+  path: string;
+}
+
+export function PricePage(props: PricePageProps & { range: string }) {
+  const { metal, currency, unit, figures: f, words: w, origin, path, language } = props;
+  const loc = w.locale;
+  const metalWord = w.t[metal];
+  const unitName = unitWord(w.t, unit, 'unit');
+  // No price ever seen: the page says so where the price goes, and shows no number anywhere.
+  const texts: Record<string, string> = f ? textsOf(f, w, props.now, 'UTC') : { price: w.t.priceUnavailable, state: w.t.noPrice };
+  const values = f ? valuesOf(f) : {};
+  /** An element the script rewrites: its words and its number. */
+  const fig = (name: string, className?: string): ReactNode => (
+    <span data-f={name} data-v={values[name] ?? ''} className={className}>
+      {texts[name] ?? '—'}
+    </span>
+  );
+  const langQuery = language.asked ? `?lang=${language.lang}` : '';
+  const canonical = `${origin}${path}${langQuery}`;
+  const priceText = texts.price ?? w.t.priceUnavailable;
+  const title = fill(w.p.title, { metal: metalWord, price: priceText, unit: unitName, currency });
+  const description = fill(w.p.description, {
+    metal: metalWord,
+    price: priceText,
+    unit: unitName,
+    currency,
+    change: f?.change ? ` (${percent(f.change.pct, loc)})` : '',
+  });
+  const image = `${origin}/og/${metal}/${currency.toLowerCase()}/${unit}.png`;
+  const config: PageConfig = { metal, currency, unit, locale: loc, lang: w.lang, words: w, figures: f, usdOz: props.usdOz, path };
+  const metric = unit === 'gram' || unit === 'kg';
+  const dp = priceDecimals(currency, unit);
+  const share = new Intl.NumberFormat(loc, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const d = props.date;
+  const hidden = { type: 'hidden' as const };
+  return (
+    <>
+      <PageHead title={title} description={description} />
+      <Head>
+        <link rel="canonical" href={canonical} />
+        {LANGUAGES.map((l) => (
+          <link key={l} rel="alternate" hrefLang={l} href={`${origin}${path}?lang=${l}`} />
+        ))}
+        <link rel="alternate" hrefLang="x-default" href={`${origin}${path}`} />
+        <meta property="og:type" content="website" />
+        <meta property="og:title" content={title} />
+        <meta property="og:description" content={description} />
+        <meta property="og:url" content={canonical} />
+        <meta property="og:image" content={image} />
+        <meta property="og:image:width" content="1200" />
+        <meta property="og:image:height" content="630" />
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:title" content={title} />
+        <meta name="twitter:description" content={description} />
+        <meta name="twitter:image" content={image} />
+        <meta name="stream-heartbeat-s" content={String(props.heartbeatS)} />
+      </Head>
+      <article className="pp" data-metal={metal} data-currency={currency} data-unit={unit}>
+        <h1>{fill(w.p.h1, { metal: metalWord, currency, unit: unitName })}</h1>
+        <section className="card pp-now" aria-labelledby="pp-price">
+          <p className="price" id="pp-price" style={{ margin: '0 0 4px' }}>
+            {fig('price')}
+          </p>
+          <p style={{ margin: 0 }}>
+            {fig('state', f?.state.status === 'fresh' ? 'pill' : 'badge')} {fig('as-of', 'muted')}
+          </p>
+          <p style={{ margin: '6px 0' }}>
+            <span data-f="change" data-v={values.change ?? ''} data-pct={values['change-pct'] ?? ''} className={texts['change-dir'] ?? 'flat'}>
+              {texts.change ?? w.p.noChange}
+            </span>
+          </p>
+          <dl className="pp-facts">
+            <div>
+              <dt data-f="prev-label">{texts['prev-label'] ?? fill(w.p.previousClose, { date: '—' })}</dt>
+              <dd>{fig('prev')}</dd>
+            </div>
+            <div>
+              <dt>{w.p.sessionHigh}</dt>
+              <dd>{fig('high')}</dd>
+            </div>
+            <div>
+              <dt>{w.p.sessionLow}</dt>
+              <dd>{fig('low')}</dd>
+            </div>
+            {metal === 'gold' && (
+              <>
+                <div>
+                  <dt>{w.p.bid}</dt>
+                  <dd>{fig('bid')}</dd>
+                </div>
+                <div>
+                  <dt>{w.p.ask}</dt>
+                  <dd>{fig('ask')}</dd>
+                </div>
+              </>
+            )}
+          </dl>
+          <p className="muted" style={{ margin: 0 }}>
+            {fig('market')}
+          </p>
+        </section>
+
+        <section
+          id="chart"
+          className="card pp-chart"
+          data-metal={metal}
+          data-currency={currency}
+          data-unit={unit}
+          data-lang={w.lang}
+          data-range={props.range}
+          aria-label={fill(w.t.chartTitle, { name: metalWord })}
+        >
+          <noscript>
+            <p className="muted">{w.t.chartNoscript}</p>
+          </noscript>
+        </section>
+
+        <section aria-labelledby="pp-metals">
+          <h2 id="pp-metals">{fill(w.p.allMetals, { currency, unit: unitName })}</h2>
+          <table>
+            <tbody>
+              {METALS.map((m) => (
+                <tr key={m.id}>
+                  <th scope="row">
+                    <a href={pagePath(m.id, currency, unit) + langQuery} aria-current={m.id === metal ? 'page' : undefined}>
+                      {w.t[m.id]}
+                    </a>
+                  </th>
+                  <td>{fig(`m-${m.id}`)}</td>
+                  <td>{fig(`mc-${m.id}`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+
+        {metal === 'gold' && (
+          <section aria-labelledby="pp-karats">
+            <h2 id="pp-karats">{w.p.karats}</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{w.t.purity}</th>
+                  <th scope="col">{unitWord(w.t, unit, 'per')}</th>
+                  {metric && <th scope="col">{w.p.per10g}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {KARATS.map((k, i) => (
+                  <tr key={k}>
+                    <th scope="row">
+                      {fill(w.t.karat, { k: number(k, loc, 0) })} ({share.format(purity(k))})
+                    </th>
+                    <td>{fig(`k-${KARAT_KEYS[i]}`)}</td>
+                    {metric && <td>{fig(`t-${KARAT_KEYS[i]}`)}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )}
+
+        <section aria-labelledby="pp-conv">
+          <h2 id="pp-conv">{metal === 'gold' ? w.t.converterTitle : fill(w.t.metalConverterTitle, { name: metalWord })}</h2>
+          <form method="get" action={path} id="converter" className="pp-form">
+            {language.asked && <input {...hidden} name="lang" value={language.lang} />}
+            <div>
+              <label htmlFor="cv-w">{w.t.amount}</label>
+              <input id="cv-w" name="w" type="number" inputMode="decimal" min="0" step="any" defaultValue={round6(props.converter.weight)} />
+            </div>
+            <div>
+              <label htmlFor="cv-wu">{w.t.weight}</label>
+              <select id="cv-wu" name="wu" defaultValue={props.converter.wunit}>
+                {UNITS.map((u) => (
+                  <option key={u} value={u}>
+                    {unitWord(w.t, u, 'unit')}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {metal === 'gold' && (
+              <div>
+                <label htmlFor="cv-k">{w.t.purity}</label>
+                <select id="cv-k" name="k" defaultValue={String(props.converter.karat)}>
+                  {KARATS.map((k) => (
+                    <option key={k} value={k}>
+                      {fill(w.t.karat, { k: number(k, loc, 0) })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            <div>
+              <label htmlFor="cv-m">
+                {w.p.money} ({currency})
+              </label>
+              <input
+                id="cv-m"
+                name="m"
+                type="number"
+                inputMode="decimal"
+                min="0"
+                step="any"
+                defaultValue={props.converter.money === null ? '' : round6(props.converter.money)}
+              />
+            </div>
+            <div className="go">
+              <button type="submit">{w.t.submit}</button>
+            </div>
+          </form>
+          <p aria-live="polite" data-f="conv" data-v={props.converter.money ?? ''}>
+            {props.converter.money === null
+              ? w.t.noConversion
+              : `${number(props.converter.weight, loc, 4)} ${unitWord(w.t, props.converter.wunit, 'abbr')} = ${money(props.converter.money, currency, loc, priceDecimals(currency, 'oz'))}`}
+          </p>
+        </section>
+
+        <section aria-labelledby="pp-date">
+          <h2 id="pp-date">{w.p.onDate}</h2>
+          <form method="get" action={path} className="pp-form">
+            {language.asked && <input {...hidden} name="lang" value={language.lang} />}
+            <div>
+              <label htmlFor="pp-date-in">{w.p.date}</label>
+              <input
+                id="pp-date-in"
+                name="date"
+                type="date"
+                min="1960-01-01"
+                max={new Date(props.now).toISOString().slice(0, 10)}
+                defaultValue={d?.asked ?? ''}
+              />
+            </div>
+            <div className="go">
+              <button type="submit">{w.p.show}</button>
+            </div>
+          </form>
+          {d && (
+            <div id="date-value" data-series={d.value?.series ?? ''} data-d={d.value?.d ?? ''} data-v={d.value?.value ?? ''}>
+              {d.value ? (
+                <>
+                  <p>
+                    {fill(w.p.dateValue, {
+                      price: money(d.value.value, currency, loc, dp),
+                      date: day(d.value.d, loc),
+                      series: d.value.series === 'spot' ? w.t.lineSpot : d.value.series === 'futures' ? w.t.lineFutures : w.t.lineMonthly,
+                    })}
+                  </p>
+                  {d.value.change !== null && d.value.pct !== null && (
+                    <p data-f="since" data-v={d.value.change}>
+                      {fill(w.p.sinceThen, { change: signedMoney(d.value.change, currency, loc, dp), pct: percent(d.value.pct, loc) })}
+                    </p>
+                  )}
+                  <p className="muted">{d.value.source}</p>
+                </>
+              ) : (
+                <p>{fill(w.p.noDate, { date: day(d.asked, loc) })}</p>
+              )}
+            </div>
+          )}
+        </section>
+
+        <section aria-labelledby="pp-pick">
+          <h2 id="pp-pick">{w.p.pick}</h2>
+          <form method="get" action="/pick" className="pp-form" id="pick">
+            <input {...hidden} name="metal" value={metal} />
+            <div>
+              <label htmlFor="pk-c">{w.t.currency}</label>
+              <input
+                id="pk-c"
+                name="currency"
+                list="pk-codes"
+                defaultValue={currency}
+                autoComplete="off"
+                size={6}
+                maxLength={3}
+                pattern="[A-Za-z]{3}"
+              />
+              <datalist id="pk-codes">
+                {props.codes.map((c) => (
+                  <option key={c} value={c} />
+                ))}
+              </datalist>
+            </div>
+            <div>
+              <label htmlFor="pk-u">{w.t.weight}</label>
+              <select id="pk-u" name="unit" defaultValue={unit}>
+                {UNITS.map((u) => (
+                  <option key={u} value={u}>
+                    {unitWord(w.t, u, 'unit')}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="pk-l">{w.p.language}</label>
+              <select id="pk-l" name="lang" defaultValue={language.lang}>
+                {LANGUAGES.map((l) => (
+                  <option key={l} value={l} lang={l}>
+                    {LANGUAGE_NAMES[l]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="go">
+              <button type="submit">{w.p.show}</button>
+            </div>
+          </form>
+        </section>
+      </article>
+      <script
+        type="application/json"
+        id="pp-config"
+        // JSON in a script element: `<` written as its escape, so no text in it can end the element.
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(config).replace(/</g, '\\u003c') }}
+      />
+      <PageScript name="price-page" />
+    </>
+  );
+}
+
+/** An amount for a number input: at most 6 decimals, no exponent. */
+function round6(n: number): string {
+  return String(Math.round(n * 1e6) / 1e6);
+}

@@ -1,0 +1,131 @@
+import type { PriceEvent } from '../../lib/schemas/stream';
+import type { Spot } from '../../lib/schemas/spot';
+import { purity } from '../../lib/reference/karats';
+import { perUnit, type Unit } from '../../lib/reference/units';
+import { money, number, priceDecimals, unitWord } from '../../widgets/format';
+import { follow, pollOnly } from '../../widgets/scripts/live';
+import { poll } from '../../widgets/scripts/shared';
+import { figuresOfEvent, figuresOfSpot, textsOf, valuesOf, type Figures } from '../price-figures';
+import type { PageConfig } from '../price-page';
+
+// A price page's behaviour (decisions §27): every figure follows the price stream (one per page, shared with any
+// other frame of ours on it, widgets/scripts/live.ts), or spot polled when the stream cannot be had; the stream is
+// taken up again when the page comes back from the back/forward cache; the converter converts as you type, both
+// ways, at the live price. The chart is a module of its own (it mounts on #chart).
+
+const SPOT_EVERY_S = 30; // spot's cache time
+
+const config = JSON.parse(document.getElementById('pp-config')!.textContent!) as PageConfig;
+const words = config.words;
+const unit = config.unit as Unit;
+let figures: Figures | null = config.figures;
+
+const marked = (name: string) => document.querySelectorAll<HTMLElement>(`[data-f="${name}"]`);
+
+/** Writes the figures' words and numbers into the page, in the reader's own time zone. */
+function show(f: Figures) {
+  const texts = textsOf(f, words, Date.now());
+  const values = valuesOf(f);
+  for (const [name, text] of Object.entries(texts)) {
+    for (const el of marked(name)) {
+      if (el.textContent !== text) el.textContent = text;
+      if (name in values) el.dataset.v = values[name] === null ? '' : String(values[name]);
+    }
+  }
+  for (const el of marked('change')) {
+    el.className = texts['change-dir'];
+    el.dataset.pct = values['change-pct'] === null ? '' : String(values['change-pct']);
+  }
+  for (const el of marked('state')) el.className = f.state.status === 'fresh' ? 'pill' : 'badge';
+  convert();
+}
+
+// The converter: a weight (at a karat, for gold) ↔ money, at the live price.
+const input = (id: string) => document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
+const [weightIn, unitIn, karatIn, moneyIn] = ['cv-w', 'cv-wu', 'cv-k', 'cv-m'].map(input);
+let from: 'weight' | 'money' = 'weight';
+
+/** One unit of the converter's weight, at its karat, in the page's currency; null without a price. */
+function onePrice(): number | null {
+  const f = figures;
+  if (!f || f.fxRate === null || config.usdOz === null) return null;
+  return perUnit(config.usdOz * f.fxRate, unitIn!.value as Unit) * purity(karatIn ? Number(karatIn.value) : 24);
+}
+
+function convert() {
+  if (!weightIn || !moneyIn) return;
+  const one = onePrice();
+  const out = document.querySelector<HTMLElement>('[data-f="conv"]');
+  if (one === null) {
+    if (out) out.textContent = words.t.noConversion;
+    return;
+  }
+  const w = from === 'weight' ? Number(weightIn.value) : Number(moneyIn.value) / one;
+  const m = from === 'weight' ? Number(weightIn.value) * one : Number(moneyIn.value);
+  if (!Number.isFinite(w) || !Number.isFinite(m) || w < 0 || m < 0) return;
+  if (from === 'weight') moneyIn.value = String(Math.round(m * 100) / 100);
+  else weightIn.value = String(Math.round(w * 1e6) / 1e6);
+  if (out) {
+    out.textContent = `${number(w, config.locale, 4)} ${unitWord(words.t, unitIn!.value as Unit, 'abbr')} = ${money(m, config.currency, config.locale, priceDecimals(config.currency, 'oz'))}`;
+    out.dataset.v = String(m);
+  }
+}
+
+weightIn?.addEventListener('input', () => ((from = 'weight'), convert()));
+moneyIn?.addEventListener('input', () => ((from = 'money'), convert()));
+unitIn?.addEventListener('change', convert);
+karatIn?.addEventListener('change', convert);
+document.getElementById('converter')?.addEventListener('submit', (e) => {
+  e.preventDefault();
+  convert();
+});
+
+function onEvent(e: PriceEvent) {
+  if (!figures) {
+    // A page rendered while no price had ever been seen: the first real one renders it whole.
+    if (e.metals[config.metal as Figures['metal']].usd_oz !== null) location.reload();
+    return;
+  }
+  figures = figuresOfEvent(e, figures);
+  const usd = e.metals[figures.metal].usd_oz;
+  if (usd !== null) config.usdOz = usd;
+  show(figures);
+}
+
+const query = `currency=${encodeURIComponent(config.currency)}&unit=${encodeURIComponent(unit)}`;
+const polling = () =>
+  poll<Spot>(
+    () => `/api/v1/spot?${query}&compact=1`,
+    SPOT_EVERY_S,
+    (status, body) => {
+      if (status !== 200 || !('xau' in body)) return;
+      figures = figuresOfSpot(body, figures?.metal ?? (config.metal as Figures['metal']), unit);
+      const usd = figures.metal === 'gold' ? body.spot_usd_oz : (body[`${figures.metal}_usd_oz` as 'silver_usd_oz'] ?? null);
+      if (usd !== null) config.usdOz = usd;
+      show(figures);
+    },
+  );
+
+let last: PriceEvent | null = null;
+const stream = pollOnly()
+  ? null
+  : follow(
+      () => `/api/v1/stream?${query}`,
+      (e) => onEvent((last = e)),
+      polling,
+    );
+if (stream) {
+  stream.open();
+  // A stale price's age keeps counting between events.
+  setInterval(() => {
+    if (last && figures?.state.status === 'stale') show(figures);
+  }, 1000);
+} else polling();
+
+// Back from the back/forward cache: the stream the page let go of as it was hidden is taken up again, and its first
+// event is the current state.
+addEventListener('pageshow', (e) => {
+  if (e.persisted) stream?.open();
+});
+
+if (figures) show(figures);

@@ -1,0 +1,147 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { App } from '../support/app';
+import { dataDirWithBars } from '../support/bars';
+import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
+import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
+import { marketClockAt, OPEN_DAY } from '../support/market';
+
+// The price pages in real Chromium (decisions §27): a new upstream price shows without a reload, through one stream
+// per page, and again after Back; the converter converts both ways as you type; `?date=` shows that day's value; the
+// German and Arabic pages (right to left) render without console errors, and axe finds no serious violation.
+
+const gold = fixture(PRIMARY_FIXTURE.XAU);
+
+let fake: FakeUpstream;
+let app: App;
+let browser: Browser;
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  // gold-api.com alone, so the price shown is the one the fake serves.
+  fake.set('quotes', { mode: 'refuse' });
+  const dataDir = await dataDirWithBars(['2026-04-15']);
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' }, dataDir });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await releaseBrowser(browser);
+  await app?.stop();
+  await fake?.close();
+});
+
+let step = 0;
+/** A new gold price at the fake upstream (each call another one), with its own time. */
+function newPrice(): number {
+  const price = Math.round((gold.price + ++step * 1.25) * 100) / 100;
+  const updatedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString().replace('.000Z', 'Z');
+  fake.set('gold', { mode: 'json', body: { ...gold, price, updatedAt } });
+  return price;
+}
+
+/** The streams a page opens (EventSource requests), by URL. */
+function streams(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/stream') seen.push(r.url());
+  });
+  return seen;
+}
+
+const value = (page: Page, name: string) => page.getAttribute(`[data-f="${name}"]`, 'data-v').then(Number);
+
+describe('live', () => {
+  it('a price pushed upstream updates the price, the four metals and the karats without a reload, one stream per page, again after Back', async () => {
+    const page = await browser.newPage();
+    const seen = watch(page);
+    const opened = streams(page);
+    await page.goto(`${app.url}/gold/usd/oz`);
+    await expect.poll(() => opened.length).toBe(1);
+    for (let i = 0; i < 2; i++) {
+      const price = newPrice();
+      await expect.poll(() => value(page, 'price'), { timeout: 10_000 }).toBe(price);
+      const spot = (await app.json('/api/v1/spot?compact=1')).body;
+      expect(spot.xau.price).toBe(price);
+      expect(await value(page, 'm-gold')).toBe(price);
+      expect(await value(page, 'k-22k')).toBe(spot.karats['22k']);
+      // Each price here is higher than the last: the session's high is the new price, as spot's own bar says.
+      expect(await value(page, 'high')).toBe(spot.change.high);
+      expect(await value(page, 'change')).toBe(spot.change.change);
+      expect(await page.textContent('[data-f="price"]')).toBe(price.toLocaleString('en', { style: 'currency', currency: 'USD' }));
+    }
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toBe(`${app.url}/api/v1/stream`);
+    // Away and Back: from the back/forward cache (or anew), the page follows the price again, on one stream.
+    await page.goto(`${app.url}/docs`);
+    await page.goBack();
+    await expect.poll(() => opened.length).toBe(2);
+    const price = newPrice();
+    await expect.poll(() => value(page, 'price'), { timeout: 10_000 }).toBe(price);
+    expect(opened).toHaveLength(2);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a date and the converter', () => {
+  it('?date= shows that day’s value of the spot bars; the converter converts a weight to money and money to a weight', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/gold/eur/gram?date=2026-04-15`);
+    const history = (await app.json('/api/v1/history?series=spot&symbol=xau&currency=EUR&unit=gram&date=2026-04-15')).body;
+    expect(await page.getAttribute('#date-value', 'data-v')).toBe(String(history.points[0].c));
+    expect(await page.textContent('#date-value')).toContain('Spot, daily closes');
+    // The date form works as a form: another date, submitted, is the page for it.
+    await page.fill('#pp-date-in', '2026-04-16');
+    await Promise.all([page.waitForURL(/date=2026-04-16/), page.click('form:has(#pp-date-in) button')]);
+    expect(page.url()).toContain('/gold/eur/gram?date=2026-04-16');
+
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=oz&compact=1')).body;
+    const one = spot.spot_usd_oz * spot.fx_rate * (22 / 24);
+    await page.selectOption('#cv-wu', 'oz');
+    await page.selectOption('#cv-k', '22');
+    await page.fill('#cv-w', '2');
+    await expect.poll(async () => Number(await page.inputValue('#cv-m'))).toBe(Math.round(2 * one * 100) / 100);
+    await page.fill('#cv-m', '1000');
+    await expect.poll(async () => Number(await page.inputValue('#cv-w'))).toBe(Math.round((1000 / one) * 1e6) / 1e6);
+    expect(await page.textContent('[data-f="conv"]')).toContain('€1,000.00');
+    await page.close();
+  });
+});
+
+describe('languages and accessibility', () => {
+  for (const [lang, dir] of [
+    ['en', null],
+    ['de', null],
+    ['ar', 'rtl'],
+  ] as const) {
+    it(`?lang=${lang}: renders without console errors${dir ? ', right to left' : ''}; axe finds no serious violation`, async () => {
+      const page = await browser.newPage();
+      const seen = watch(page);
+      const scripts: string[] = [];
+      page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+      const res = await page.goto(`${app.url}/gold/eur/gram?lang=${lang}`);
+      expect(res?.status()).toBe(200);
+      expect(await page.getAttribute('html', 'lang')).toBe(lang);
+      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      await page.waitForSelector('[data-f="state"]');
+      if (lang === 'de') expect(await page.textContent('h1')).toBe('Goldpreis in EUR pro Gramm');
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const only = scheme === 'dark' ? { runOnly: { type: 'rule', values: ['color-contrast'] } } : {};
+        expect(await seriousViolations(page, only), `${lang} ${scheme}`).toEqual([]);
+      }
+      expect(seen.errors).toEqual([]);
+      expect(seen.failed).toEqual([]);
+      // Readable on a phone: no horizontal scroll.
+      await page.setViewportSize({ width: 375, height: 740 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      // No framework code: the page's own script alone, within the 30 KB (gzip) allowed before the chart.
+      expect(scripts.filter((s) => s.startsWith('/_next/'))).toEqual([]);
+      const own = scripts.filter((s) => /^\/w\/price-page\.[A-Z0-9]{8}\.js$/.test(s));
+      expect(own).toHaveLength(1);
+      const js = Buffer.from(await (await app.get(own[0])).arrayBuffer());
+      expect(gzipSync(js).length).toBeLessThanOrEqual(30 * 1024);
+      await page.close();
+    });
+  }
+});

@@ -1,0 +1,278 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App } from '../../support/app';
+import { dataDirWithBars } from '../../support/bars';
+import { sleep } from '../../support/expect';
+import { FakeUpstream } from '../../support/fake-upstream';
+import { marketClockAt } from '../../support/market';
+import { realChartHandler } from '../../support/yahoo';
+
+// The price pages (decisions §27) as the built app serves them: every figure a page shows is the API's answer
+// fetched at the same time (read from the figures' `data-v`, the number behind each text), the visitor's choice
+// picks the page behind `/` and `/{metal}`, unknown addresses are the site's 404, and the pages, their image, the
+// sitemap and robots.txt answer as a crawler and a CDN need. One app: a trading Thursday whose previous session has
+// a real imported gold bar, so gold's change is known.
+
+/** Grams per unit and decimals, as the spec writes them (decisions §3, §17): the test's own arithmetic. */
+const GRAMS = { oz: 31.1034768, gram: 1, kg: 1000, tola: 11.6638038, tael: 37.429, baht: 15.244 } as const;
+const DECIMALS = { oz: 2, gram: 4, kg: 2, tola: 2, tael: 2, baht: 2 } as const;
+type U = keyof typeof GRAMS;
+const roundTo = (n: number, dp: number) => Math.round(n * 10 ** dp) / 10 ** dp;
+/** USD per troy ounce in `currency` per `unit` at spot's rate, rounded as spot rounds a price in that unit. */
+const inUnit = (usdOz: number, rate: number, unit: U) => roundTo(((usdOz * rate) / GRAMS.oz) * GRAMS[unit], DECIMALS[unit]);
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function raw(app: App, path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(app.url + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+const utf8 = (r: Raw) => Buffer.from(r.body, 'latin1').toString('utf8');
+
+/** The number behind a marked figure (`data-f="name" … data-v="…"`); null when the page shows none. */
+function figure(html: string, name: string): number | null {
+  const m = new RegExp(`data-f="${name}" data-v="([^"]*)"`).exec(html);
+  if (!m) throw new Error(`no figure ${name}`);
+  return m[1] === '' ? null : Number(m[1]);
+}
+const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+const h1 = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
+
+let fake: FakeUpstream;
+let app: App;
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  fake.onChart(realChartHandler());
+  const dataDir = await dataDirWithBars(['2026-04-15']);
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')) }, dataDir });
+});
+afterAll(async () => {
+  await app?.stop();
+  await fake?.close();
+});
+
+describe('every figure is the API’s answer (decisions §27)', () => {
+  const PAGES: [metal: string, currency: string, unit: U][] = [
+    ['gold', 'inr', 'tola'],
+    ['gold', 'thb', 'baht'],
+    ['gold', 'eur', 'gram'],
+    ['silver', 'usd', 'oz'],
+  ];
+  for (const [metal, currency, unit] of PAGES) {
+    it(`/${metal}/${currency}/${unit}: price, change, previous close, session, bid/ask, four metals, karats`, async () => {
+      const [page, spot] = await Promise.all([
+        raw(app, `/${metal}/${currency}/${unit}`),
+        app.json(`/api/v1/spot?currency=${currency.toUpperCase()}&unit=${unit}&compact=1`),
+      ]);
+      expect(page.status).toBe(200);
+      expect(spot.status).toBe(200);
+      const html = utf8(page);
+      const s = spot.body;
+      const rate = s.fx_rate;
+      const change = metal === 'gold' ? s.change : s.silver_change;
+      const own = metal === 'gold' ? s.xau.price : inUnit(s.silver_usd_oz, rate, unit);
+      expect(figure(html, 'price')).toBe(own);
+      expect(figure(html, 'm-gold')).toBe(s.xau.price);
+      expect(figure(html, 'm-silver')).toBe(inUnit(s.silver_usd_oz, rate, unit));
+      expect(figure(html, 'm-platinum')).toBe(s.platinum_usd_oz === null ? null : inUnit(s.platinum_usd_oz, rate, unit));
+      expect(figure(html, 'm-palladium')).toBe(s.palladium_usd_oz === null ? null : inUnit(s.palladium_usd_oz, rate, unit));
+      expect(figure(html, 'mc-gold')).toBe(s.change.change_pct);
+      // The change and previous close are spot's own (its daily bars), never the futures'.
+      expect(figure(html, 'change')).toBe(change.change);
+      expect(figure(html, 'prev')).toBe(change.previous_close);
+      expect(figure(html, 'high')).toBe(change.high);
+      expect(figure(html, 'low')).toBe(change.low);
+      expect(html).toMatch(new RegExp(`data-f="change" data-v="[^"]*" data-pct="${change.change_pct ?? ''}"`));
+      if (metal === 'gold') {
+        // The imported bar makes the change known: a page that showed none would pass nothing here.
+        expect(change.state).toBe('ok');
+        expect(html).toContain(change.change > 0 ? '▲' : change.change < 0 ? '▼' : '▶');
+        for (const [k, v] of Object.entries(s.karats)) expect(figure(html, `k-${k}`), k).toBe(v);
+        expect(figure(html, 'bid')).toBe(s.bid_usd_oz === null ? null : inUnit(s.bid_usd_oz, rate, unit));
+        expect(figure(html, 'ask')).toBe(s.ask_usd_oz === null ? null : inUnit(s.ask_usd_oz, rate, unit));
+        expect(s.bid_usd_oz).not.toBeNull();
+        if (unit === 'gram')
+          for (const k of [24, 22, 18, 9])
+            expect(figure(html, `t-${k}k`), `${k}k per 10 g`).toBe(roundTo(((s.spot_usd_oz * rate) / GRAMS.oz) * 10 * (k / 24), 2));
+        else expect(html).not.toContain('data-f="t-24k"');
+      } else expect(html).not.toContain('data-f="k-24k"');
+      // What a reader and a search engine read: the h1 and the title name metal, currency and unit; the price is in the title.
+      expect(h1(html)).toMatch(new RegExp(`${metal} price in ${currency.toUpperCase()} per `, 'i'));
+      const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)![1];
+      expect(title).toContain(currency.toUpperCase());
+      expect(title).toContain(/data-f="price" data-v="[^"]*"[^>]*>([^<]*)</.exec(html)![1]);
+      expect(html).toMatch(/<meta name="description" content="[^"]*(Gold|Silver)[^"]*"/);
+      expect(canonical(html)).toBe(`${app.url}/${metal}/${currency}/${unit}`);
+      // The chart's container, for the chart module, with the page's choice.
+      expect(html).toMatch(
+        new RegExp(
+          `<section id="chart" class="card pp-chart" data-metal="${metal}" data-currency="${currency.toUpperCase()}" data-unit="${unit}" data-lang="en"`,
+        ),
+      );
+    });
+  }
+
+  it('the value on a date is the history endpoint’s for that day, naming its series and its own date, with the change since', async () => {
+    for (const [currency, unit] of [
+      ['eur', 'gram'],
+      ['usd', 'oz'],
+    ] as const) {
+      const [page, history, spot] = await Promise.all([
+        raw(app, `/gold/${currency}/${unit}?date=2026-04-15`),
+        app.json(`/api/v1/history?series=spot&symbol=xau&currency=${currency.toUpperCase()}&unit=${unit}&date=2026-04-15`),
+        app.json(`/api/v1/spot?currency=${currency.toUpperCase()}&unit=${unit}&compact=1`),
+      ]);
+      expect(history.status).toBe(200);
+      const html = utf8(page);
+      const point = history.body.points[0];
+      expect(html).toContain(`data-series="spot" data-d="${point.d}" data-v="${point.c}"`);
+      expect(figure(html, 'since')).toBe(roundTo(spot.body.xau.price - point.c, DECIMALS[unit]));
+    }
+    // Before the spot bars, gold's value is the futures close of that day, named so.
+    const [old, futures] = await Promise.all([raw(app, '/gold/usd/oz?date=2023-06-15'), app.json('/api/v1/history?date=2023-06-15')]);
+    expect(futures.status).toBe(200);
+    expect(utf8(old)).toContain(`data-series="futures" data-d="${futures.body.points[0].d}" data-v="${futures.body.points[0].c}"`);
+    expect(utf8(old)).toContain('COMEX futures (not spot)');
+  });
+
+  it('the converter answers a form sent without script, both ways', async () => {
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=oz&compact=1')).body;
+    const one = spot.spot_usd_oz * spot.fx_rate * (22 / 24);
+    const money = figure(utf8(await raw(app, '/gold/eur/gram?w=2&wu=oz&k=22')), 'conv')!;
+    expect(money / (2 * one)).toBeCloseTo(1, 9);
+    const html = utf8(await raw(app, '/gold/eur/gram?m=1000&wu=oz&k=22'));
+    expect(html).toMatch(new RegExp(`id="cv-w"[^>]*name="w" value="${String(Math.round((1000 / one) * 1e6) / 1e6).replace('.', '\\.')}"`));
+  });
+});
+
+describe('which page: the address, the saved choice, the browser’s languages', () => {
+  const CASES: [acceptLanguage: string | null, page: string, lang: string][] = [
+    ['de-DE,de;q=0.9,en;q=0.5', '/gold/eur/gram', 'de-DE'],
+    ['en-IN', '/gold/inr/gram', 'en-IN'],
+    ['ja-JP', '/gold/jpy/gram', 'ja-JP'],
+    ['ar-AE', '/gold/aed/gram', 'ar-AE'],
+    ['tr-TR', '/gold/try/gram', 'tr-TR'],
+    ['en-GB', '/gold/gbp/oz', 'en-GB'],
+    ['fr', '/gold/usd/oz', 'fr'],
+    [null, '/gold/usd/oz', 'en'],
+  ];
+  it('/ answers in the currency of the first tag with a region and its market’s unit, without a redirect, varying on both', async () => {
+    for (const [al, page, lang] of CASES) {
+      const res = await raw(app, '/', al ? { 'accept-language': al } : {});
+      expect(res.status, String(al)).toBe(200);
+      expect(res.headers.vary, String(al)).toMatch(/Accept-Language, Cookie/);
+      const html = utf8(res);
+      expect(canonical(html), String(al)).toBe(app.url + page);
+      expect(html, String(al)).toContain(`<html lang="${lang}"${lang === 'ar-AE' ? ' dir="rtl"' : ''}>`);
+    }
+    expect(h1(utf8(await raw(app, '/', { 'accept-language': 'de-DE' })))).toBe('Goldpreis in EUR pro Gramm');
+  });
+
+  it('the saved choice wins, on / and /{metal}; the picker saves it; ?lang= beats the saved language', async () => {
+    const pick = await raw(app, '/pick?metal=silver&currency=thb&unit=baht&lang=de');
+    expect(pick.status).toBe(303);
+    expect(pick.headers.location).toBe('/silver/thb/baht');
+    const cookies = (pick.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]);
+    expect(cookies).toEqual(['pref=thb.baht', 'lang=de']);
+    const cookie = cookies.join('; ');
+    for (const [path, page] of [
+      ['/', '/gold/thb/baht'],
+      ['/silver', '/silver/thb/baht'],
+    ]) {
+      const html = utf8(await raw(app, path, { cookie, 'accept-language': 'en-US' }));
+      expect(canonical(html), path).toBe(app.url + page);
+      expect(html, path).toContain('<html lang="de">');
+    }
+    const asked = utf8(await raw(app, '/silver?lang=fr', { cookie }));
+    expect(asked).toContain('<html lang="fr">');
+    expect(canonical(asked)).toBe(`${app.url}/silver/thb/baht?lang=fr`);
+    // hreflang alternates: each language and x-default.
+    for (const l of ['en', 'de', 'fr', 'es', 'it', 'pt', 'tr', 'ar', 'hi', 'zh', 'ja'])
+      expect(asked).toContain(`<link rel="alternate" hrefLang="${l}" href="${app.url}/silver/thb/baht?lang=${l}"`);
+    expect(asked).toContain(`<link rel="alternate" hrefLang="x-default" href="${app.url}/silver/thb/baht"`);
+    // A currency spot does not accept is not saved.
+    const bad = await raw(app, '/pick?metal=gold&currency=zzz&unit=gram');
+    expect(bad.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('another case is a 308 to the lower-case path with its query; unknown metal, currency or unit is the site’s 404', async () => {
+    const moved = await raw(app, '/Gold/EUR/Gram?date=2026-04-15&lang=de');
+    expect(moved.status).toBe(308);
+    expect(moved.headers.location).toBe('/gold/eur/gram?date=2026-04-15&lang=de');
+    expect((await raw(app, '/SILVER')).headers.location).toBe('/silver');
+    for (const path of ['/copper/usd/oz', '/gold/xyz/oz', '/gold/usd/ton', '/copper', '/gold/usd', '/gold/eu/oz']) {
+      const res = await raw(app, path);
+      expect(res.status, path).toBe(404);
+      const html = utf8(res);
+      expect(html, path).toContain('Page not found');
+      for (const m of ['gold', 'silver', 'platinum', 'palladium']) expect(html, path).toContain(`href="/${m}"`);
+      expect(html, path).toContain('href="/developers"');
+    }
+    // The developer home, and the header links to it.
+    const dev = utf8(await raw(app, '/developers'));
+    expect(h1(dev)).toBe('Gold market data you can trust');
+    expect(utf8(await raw(app, '/gold/usd/oz'))).toContain('<a href="/developers">Developers</a>');
+  });
+});
+
+describe('cacheable, shareable, crawlable', () => {
+  it('a page: public, CDN-Cache-Control with stale-while-revalidate, an ETag from the data (not the clock), Last-Modified, 304', async () => {
+    const first = await raw(app, '/gold/eur/gram');
+    expect(first.headers['cache-control']).toBe('public, max-age=30');
+    expect(first.headers['cdn-cache-control']).toBe('max-age=30, stale-while-revalidate=30');
+    expect(first.headers.etag).toMatch(/^W\/"[\w-]+"$/);
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body;
+    expect(first.headers['last-modified']).toBe(new Date(Math.floor(Date.parse(spot.data_state.as_of) / 1000) * 1000).toUTCString());
+    await sleep(1500);
+    const later = await raw(app, '/gold/eur/gram');
+    expect(later.headers.etag).toBe(first.headers.etag);
+    const held = await raw(app, '/gold/eur/gram', { 'if-none-match': String(first.headers.etag) });
+    expect(held.status).toBe(304);
+    expect(held.body).toBe('');
+    expect((await raw(app, '/gold/eur/gram', { 'if-modified-since': String(first.headers['last-modified']) })).status).toBe(304);
+    // Another language is another representation.
+    expect((await raw(app, '/gold/eur/gram', { 'accept-language': 'de-DE' })).headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it('Open Graph and Twitter tags name a 1200×630 PNG drawn for the page, cacheable 60 s', async () => {
+    const html = utf8(await raw(app, '/gold/inr/tola'));
+    const image = `${app.url}/og/gold/inr/tola.png`;
+    expect(html).toContain(`<meta property="og:image" content="${image}"`);
+    expect(html).toContain(`<meta name="twitter:image" content="${image}"`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
+    const png = await app.get('/og/gold/inr/tola.png');
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.headers.get('cache-control')).toBe('public, max-age=60');
+    const bytes = Buffer.from(await png.arrayBuffer());
+    expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
+    const missing = await app.get('/og/gold/xyz/tola.png');
+    await missing.arrayBuffer();
+    expect(missing.status).toBe(404);
+  });
+
+  it('/sitemap.xml lists the four metals in the common currencies and units; /robots.txt points to it', async () => {
+    const sitemap = await app.get('/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.headers.get('content-type')).toMatch(/xml/);
+    const xml = await sitemap.text();
+    for (const p of ['/gold/usd/oz', '/gold/eur/gram', '/silver/inr/gram', '/platinum/pkr/tola', '/palladium/thb/baht', '/gold/hkd/tael'])
+      expect(xml).toContain(`<loc>${app.url}${p}</loc>`);
+    const robots = await app.get('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toContain(`Sitemap: ${app.url}/sitemap.xml`);
+  });
+});
