@@ -16,6 +16,8 @@ import { PAGE_STRINGS, STRINGS, textFor } from '@/widgets/i18n';
 import { answerCacheable } from './cacheable';
 import { COMMON_CURRENCIES, pageLanguage, pagePath, type PageLanguage } from './price-choice';
 import { figuresOfSpot, type Figures, type PageWords } from './price-figures';
+import { priceChartPlan } from './price-chart';
+import type { PriceChartPlan } from './price-chart-plan';
 
 // Everything a price page shows (decisions §27), read on the server: spot for its metal, currency and unit (the
 // function behind /api/v1/spot, so the page says what spot says), the value on a date (the function behind
@@ -57,6 +59,8 @@ export interface PricePageProps {
   /** The date asked (`?date=`), its value when one is known, or why not. */
   date: { asked: string; value: DateValue | null } | null;
   converter: Converter;
+  /** The chart's series per range, decided here (site/price-chart.ts) and handed to its script in `data-plan`. */
+  chartPlan: PriceChartPlan;
   heartbeatS: number;
   /** USD per troy ounce of the page's metal, for the converter's script. */
   usdOz: number | null;
@@ -103,6 +107,7 @@ export async function valueOn(metal: MetalId, currency: string, unit: Unit, date
     }
     if (isUnavailable(h as History) || !('points' in h) || !h.points[0]) continue;
     const p = h.points[0];
+    if (p.c === undefined) continue; // only the London-time series has no close, and it is not tried here
     const near = t.series === 'monthly' ? p.d.slice(0, 7) === date.slice(0, 7) : Date.parse(date) - Date.parse(p.d) <= DAILY_SLACK_DAYS * DAY_MS;
     if (near) return { asked: date, d: p.d, value: p.c, series: t.series, source: h.source };
   }
@@ -172,6 +177,7 @@ export async function loadPricePage(
       ? { weight: one ? m / one : 0, wunit, karat, money: one === null ? null : m }
       : { weight: w ?? 1, wunit, karat, money: one === null ? null : (w ?? 1) * one };
 
+  const chartPlan = await priceChartPlan({ metal, currency, unit, lang: language.lang });
   const path = pagePath(metal, currency, unit);
   if (!figures) {
     // No price ever seen: the page says so, as spot's 503 does, and nothing keeps it.
@@ -181,7 +187,7 @@ export async function loadPricePage(
     answerCacheable(ctx, 'pricePage', {
       // Everything the page shows that can change: spot (its answer-time fields do not count), the language and
       // locale, the date's value and the converter's answer.
-      data: { spot, language, date, converter, path },
+      data: { spot, language, date, converter, path, chartPlan },
       states: [figures.state],
       vary: ['Accept-Language', 'Cookie'],
     })
@@ -201,6 +207,7 @@ export async function loadPricePage(
       path,
       date,
       converter,
+      chartPlan,
       heartbeatS: settings.stream.heartbeatS(),
       usdOz,
       now: Date.now(),

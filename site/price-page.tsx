@@ -139,6 +139,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
           data-unit={unit}
           data-lang={w.lang}
           data-range={props.range}
+          data-plan={JSON.stringify(props.chartPlan)}
           aria-label={fill(w.t.chartTitle, { name: metalWord })}
         >
           <noscript>
@@ -345,6 +346,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
         dangerouslySetInnerHTML={{ __html: JSON.stringify(config).replace(/</g, '\\u003c') }}
       />
       <PageScript name="price-page" />
+      <PageScript name="price-chart" />
     </>
   );
 }
