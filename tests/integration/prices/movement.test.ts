@@ -128,7 +128,7 @@ describe('after an imported previous session', () => {
       ['date,open,high,low,close,origin,final,n', ...bars.map((b) => `${b.d},${b.o},${b.h},${b.l},${b.c},imported,true,`)].join('\r\n') + '\r\n',
     );
     const badSeries = await app.json('/api/v1/history?series=gold');
-    expect(badSeries).toMatchObject({ status: 400, body: { valid: ['futures', 'spot', 'monthly'] } });
+    expect(badSeries).toMatchObject({ status: 400, body: { valid: ['futures', 'spot', 'monthly', 'london'] } });
 
     for (const [currency, unit, perOz, decimals] of [
       ['USD', 'oz', 1, 2],
