@@ -62,7 +62,7 @@ export function unknownApiRoute(state: () => Promise<DataState>): Record<Method,
   return { GET: notFound, HEAD: notFound, OPTIONS: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
-function errorResponder(state?: () => Promise<DataState>) {
+export function errorResponder(state?: () => Promise<DataState>) {
   return async (req: Request, err: unknown): Promise<Response> => {
     const current = state ? await state().catch(() => NOTHING) : NOTHING;
     const { status, body, headers } = errorBody(err, current);

@@ -1,5 +1,6 @@
 import { recordPair } from './agreement';
 import { recordServed } from './bars';
+import { notifyServed } from './observers';
 import { metalFeeds } from '../sources/feeds';
 import type { Reading, Status } from '../sources/freshness';
 import { UNAVAILABLE } from '../sources/freshness';
@@ -64,6 +65,8 @@ export async function servedPrice(metal: MetalId): Promise<ServedNow> {
   // Where the price is chosen, the two sources' gap is kept for the status page.
   const pair = recordPair(metal, p, { ...q, value: q.value?.mid ?? null });
   if (pair) afterAnswer(pair);
+  // The price alerts (and any other observer) hear of it; their work never holds this answer.
+  notifyServed(metal, served);
   return { ...served, recorded };
 }
 

@@ -53,6 +53,8 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
         PRIMARY KEY (series, d)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS counts (key TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, expires_at INTEGER NOT NULL,
         PRIMARY KEY (key, name)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS doc_versions (coll TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
     `);
@@ -156,6 +158,12 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       `INSERT INTO bar_versions (series, version, epoch) VALUES (?, ?, ?)
        ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1), epoch = max(excluded.epoch, bar_versions.epoch + 1)`,
     ),
+    putDoc: db.prepare('INSERT OR REPLACE INTO docs (coll, id, value) VALUES (?, ?, ?)'),
+    getDoc: db.prepare('SELECT value FROM docs WHERE coll = ? AND id = ?'),
+    deleteDoc: db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?'),
+    allDocs: db.prepare('SELECT value FROM docs WHERE coll = ?'),
+    docVersion: db.prepare('SELECT version FROM doc_versions WHERE coll = ?'),
+    bumpDocs: db.prepare('INSERT INTO doc_versions (coll, version) VALUES (?, 1) ON CONFLICT(coll) DO UPDATE SET version = doc_versions.version + 1'),
     sweep: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     sweepCounts: db.prepare('DELETE FROM counts WHERE expires_at <= ?'),
     addCount: db.prepare(
@@ -326,6 +334,40 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     health(): StoreHealth {
       return { degraded: downSince !== null, since: downSince, reason: downReason };
     },
+    async putDoc(coll, id, v) {
+      const json = JSON.stringify(v);
+      guard('putDoc', () =>
+        immediate(() => {
+          q.putDoc.run(coll, id, json);
+          q.bumpDocs.run(coll);
+        }),
+      );
+    },
+    async getDoc<T>(coll: string, id: string) {
+      const row = guard('getDoc', () => q.getDoc.get(coll, id) as { value: string } | undefined);
+      return row ? (JSON.parse(row.value) as T) : null;
+    },
+    async deleteDoc(coll, id) {
+      return guard('deleteDoc', () =>
+        immediate(() => {
+          const gone = Number(q.deleteDoc.run(coll, id).changes) > 0;
+          if (gone) q.bumpDocs.run(coll);
+          return gone;
+        }),
+      );
+    },
+    async docs<T>(coll: string) {
+      return guard('docs', () =>
+        snapshot(() => {
+          const version = Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0);
+          const rows = q.allDocs.all(coll) as { value: string }[];
+          return { version, docs: rows.map((r) => JSON.parse(r.value) as T) };
+        }),
+      );
+    },
+    async docsVersion(coll) {
+      return guard('docsVersion', () => Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0));
+    },
     async foldBar(series, date, t, price) {
       return guard('foldBar', () =>
         immediate(() => {
@@ -443,6 +485,21 @@ class MemoryOnlyStore implements Store {
   }
   async addCounts(): Promise<void> {
     this.down('addCounts');
+  }
+  async putDoc(): Promise<void> {
+    this.down('putDoc');
+  }
+  async getDoc<T>(): Promise<T | null> {
+    return this.down('getDoc');
+  }
+  async deleteDoc(): Promise<boolean> {
+    return this.down('deleteDoc');
+  }
+  async docs<T>(): Promise<{ version: number; docs: T[] }> {
+    return this.down('docs');
+  }
+  async docsVersion(): Promise<number> {
+    return this.down('docsVersion');
   }
   async counts(): Promise<Record<string, number>[]> {
     return this.down('counts');

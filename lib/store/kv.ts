@@ -349,6 +349,45 @@ class KvStore implements Store {
     });
   }
 
+  // A collection is a hash (id → JSON) beside a counter that every change moves in the same MULTI.
+  private docKeys(coll: string): [string, string] {
+    return [`${this.opts.prefix}d:${coll}`, `${this.opts.prefix}dv:${coll}`];
+  }
+
+  async putDoc<T>(coll: string, id: string, value: T): Promise<void> {
+    const [hash, version] = this.docKeys(coll);
+    await this.call('putDoc', () =>
+      this.client
+        .multi()
+        .hset(hash, { [id]: JSON.stringify(value) })
+        .incr(version)
+        .exec(),
+    );
+  }
+
+  async getDoc<T>(coll: string, id: string): Promise<T | null> {
+    const raw = await this.call('getDoc', () => this.client.hget<string>(this.docKeys(coll)[0], id));
+    return raw === null || raw === undefined ? null : (JSON.parse(String(raw)) as T);
+  }
+
+  async deleteDoc(coll: string, id: string): Promise<boolean> {
+    const [hash, version] = this.docKeys(coll);
+    const gone = Number(await this.call('deleteDoc', () => this.client.hdel(hash, id)));
+    if (gone > 0) await this.call('deleteDoc', () => this.client.incr(version));
+    return gone > 0;
+  }
+
+  async docs<T>(coll: string): Promise<{ version: number; docs: T[] }> {
+    const [hash, version] = this.docKeys(coll);
+    const [v, all] = await this.call('docs', () => this.client.multi().get(version).hgetall(hash).exec<[unknown, unknown]>());
+    const values = Array.isArray(all) ? all.filter((_, i) => i % 2 === 1) : Object.values((all ?? {}) as Record<string, unknown>);
+    return { version: Number(v ?? 0), docs: values.map((raw) => JSON.parse(String(raw)) as T) };
+  }
+
+  async docsVersion(coll: string): Promise<number> {
+    return Number((await this.call('docsVersion', () => this.client.get<string>(this.docKeys(coll)[1]))) ?? 0);
+  }
+
   private countsKey(k: string) {
     return `${this.opts.prefix}c:${k}`;
   }

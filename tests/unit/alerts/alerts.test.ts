@@ -1,0 +1,448 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Served } from '@/lib/prices/served-price';
+import { FakeUpstream } from '../../support/fake-upstream';
+import { waitFor } from '../../support/expect';
+
+// Keyless price alerts (decisions §28), in process: the API's handlers, the embedded store, the evaluation fed
+// by real served prices (spot through the fake upstream) or by readings handed to it, and a local receiver
+// that checks every delivery with the `standardwebhooks` library, as a user's receiver would.
+
+let fake: FakeUpstream;
+let lib: {
+  http: typeof import('@/lib/http/alerts');
+  evaluate: typeof import('@/lib/alerts/evaluate');
+  deliver: typeof import('@/lib/alerts/deliver');
+  records: typeof import('@/lib/alerts/records');
+  spot: typeof import('@/lib/prices/spot');
+  store: typeof import('@/lib/store');
+};
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+/** What the receiver answers on a path: a status (and, for 2xx, the verification challenge echoed). */
+const behaviour = new Map<string, (n: number) => { status: number; headers?: Record<string, string> }>();
+const received: Received[] = [];
+let receiver: http.Server;
+let base = '';
+/** A listener that must never be reached: counts every connection. */
+let trap: net.Server;
+let trapPort = 0;
+let trapConnections = 0;
+
+beforeAll(async () => {
+  fake = await FakeUpstream.start();
+  Object.assign(process.env, fake.env(), {
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-alerts-')),
+    ALERT_TARGETS_ALLOW: '127.0.0.1',
+    ALERT_RETRY_SCHEDULE_S: '0,0,0',
+    WARM_FEEDS: 'off',
+  });
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const json = JSON.parse(body);
+      received.push({ path: req.url ?? '', headers: req.headers, body, json });
+      const n = received.filter((r) => r.path === req.url).length;
+      const answer: { status: number; headers?: Record<string, string> } = (behaviour.get(req.url ?? '') ?? (() => ({ status: 200 })))(n);
+      res.writeHead(answer.status, answer.headers);
+      // A receiver that wants alerts echoes the challenge.
+      res.end(json.type === 'alert.verification' ? JSON.stringify({ challenge: json.data.challenge }) : 'ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}`;
+  trap = net.createServer((s) => {
+    trapConnections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+  trapPort = (trap.address() as net.AddressInfo).port;
+  lib = {
+    http: await import('@/lib/http/alerts'),
+    evaluate: await import('@/lib/alerts/evaluate'),
+    deliver: await import('@/lib/alerts/deliver'),
+    records: await import('@/lib/alerts/records'),
+    spot: await import('@/lib/prices/spot'),
+    store: await import('@/lib/store'),
+  };
+  lib.evaluate.startAlerts();
+});
+
+afterAll(async () => {
+  await new Promise((r) => receiver.close(r));
+  await new Promise((r) => trap.close(r));
+  await fake.close();
+});
+
+let client = 0;
+beforeEach(() => {
+  process.env.ALERT_TARGETS_ALLOW = '127.0.0.1';
+  delete process.env.ALERTS;
+  client++;
+});
+
+/** POST /api/v1/alerts from this test's own client address. */
+async function create(body: unknown, from = `198.51.100.${client}`) {
+  const res = await lib.http.alertCollectionRoute().POST(
+    new Request('http://localhost/api/v1/alerts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-socket-address': from },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+  return { res, json: await res.json() };
+}
+
+function manage(url: string, method: 'GET' | 'DELETE' = 'GET') {
+  const h = lib.http.alertRoute();
+  return h[method](new Request(url, { method }));
+}
+
+async function view(url: string) {
+  return (await manage(url)).json();
+}
+
+/** A created alert, verified by its target (the receiver path `hook`). */
+async function activeAlert(hook: string, condition: Record<string, unknown>) {
+  const { res, json } = await create({ metal: 'gold', currency: 'EUR', unit: 'gram', ...condition, webhook: { url: `${base}${hook}` } });
+  expect(res.status).toBe(201);
+  await waitFor(
+    () => view(json.manage_url),
+    (v) => v.status === 'active',
+  );
+  return json as { id: string; manage_url: string; secret: string; status: string; expires_at: string };
+}
+
+// Readings handed in carry times of their own, a minute apart unless a test moves further: time runs through the
+// readings (the 10-minute limit is measured between them), never through sleeps.
+let clock = Date.now() + 86_400_000;
+/** A served price of gold handed to the evaluation as the sampler's reading would be (fresh, or stale). */
+function served(usd: number, status: 'fresh' | 'stale' = 'fresh', at = (clock += 60_000)): Served {
+  return {
+    reading: { status, value: usd, asOf: at, source: status === 'fresh' ? 'upstream' : 'cache', fetchedAt: at },
+    source: 'gold-api.com',
+    sources: [],
+    crossCheck: { status: 'single', difference_pct: null },
+    quote: null,
+  };
+}
+
+/** Hands a reading to the evaluation and waits until it and the deliveries it queued are done. */
+async function reading(usd: number, status: 'fresh' | 'stale' = 'fresh', at?: number) {
+  await lib.evaluate.observe('gold', served(usd, status, at));
+  await lib.deliver.kick();
+}
+
+const events = (hook: string, type = 'alert.triggered') => received.filter((r) => r.path === hook && r.json.type === type);
+
+/** USD per troy ounce at which gold costs `eurPerGram`, from the FX table spot uses. */
+async function usdFor(eurPerGram: number): Promise<number> {
+  const fx = await import('@/lib/sources/feeds');
+  const table = (await fx.feeds.fx.read()).value!;
+  return (eurPerGram * 31.1034768) / table.EUR;
+}
+
+describe('creating an alert', () => {
+  it('answers 201 with a manage URL and a whsec_ secret; the target proves it wants alerts with the challenge, verified with standardwebhooks', async () => {
+    const a = await activeAlert('/create', { above: 50 });
+    expect(a.id).toMatch(/^alrt_/);
+    expect(a.secret).toMatch(/^whsec_/);
+    expect(a.status).toBe('pending');
+    expect(Date.parse(a.expires_at) - Date.now()).toBeGreaterThan(89 * 86_400_000);
+    const [v] = events('/create', 'alert.verification');
+    expect(v.json.data.alert_id).toBe(a.id);
+    expect(typeof v.json.data.challenge).toBe('string');
+    expect(() => new Webhook(a.secret).verify(v.body, v.headers as Record<string, string>)).not.toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('another secret!!').toString('base64')}`).verify(v.body, v.headers as Record<string, string>),
+    ).toThrow();
+  });
+
+  it('stays pending when the answer does not hold the challenge', async () => {
+    behaviour.set('/nochallenge', () => ({ status: 204 }));
+    const { json } = await create({ above: 10, webhook: { url: `${base}/nochallenge` } });
+    await waitFor(
+      () => view(json.manage_url),
+      (v) => v.deliveries.length > 0,
+    );
+    const v = await view(json.manage_url);
+    expect(v.status).toBe('pending');
+    expect(v.deliveries[0]).toMatchObject({ type: 'alert.verification', http_status: 204, outcome: 'failed' });
+  });
+
+  it('refuses invalid input with 400 {error, valid?} carrying data_state and updated_at, never a 500', async () => {
+    const cases: unknown[] = [
+      'not json',
+      [],
+      { above: 10 },
+      { above: 10, below: 5, webhook: { url: `${base}/x` } },
+      { webhook: { url: `${base}/x` } },
+      { above: -1, webhook: { url: `${base}/x` } },
+      { above: 'high', webhook: { url: `${base}/x` } },
+      { above: 10, unit: 'stone', webhook: { url: `${base}/x` } },
+      { above: 10, metal: 'copper', webhook: { url: `${base}/x` } },
+      { above: 10, currency: 'XXX', webhook: { url: `${base}/x` } },
+      { above: 10, webhook: { url: `${base}/x` }, extra: 1 },
+    ];
+    for (const c of cases) {
+      const { res, json } = await create(c);
+      expect(res.status, JSON.stringify(c)).toBe(400);
+      expect(typeof json.error).toBe('string');
+      expect(json).toHaveProperty('data_state');
+      expect(json).toHaveProperty('updated_at');
+    }
+    const unit = await create({ above: 10, unit: 'stone', webhook: { url: `${base}/x` } });
+    expect(unit.json.valid).toContain('gram');
+    const big = await create({ above: 10, webhook: { url: `${base}/${'x'.repeat(5000)}` } });
+    expect(big.res.status).toBe(413);
+  });
+
+  it('is refused to a target that is not https on a public address, in any spelling, and nothing connects to it', async () => {
+    process.env.ALERT_TARGETS_ALLOW = '';
+    const p = trapPort;
+    const refused = [
+      `http://example.com/hook`,
+      `https://user:pw@example.com/hook`,
+      `https://127.0.0.1:${p}/`,
+      `https://127.1:${p}/`,
+      `https://0x7f000001:${p}/`,
+      `https://2130706433:${p}/`,
+      `https://017700000001:${p}/`,
+      `https://[::ffff:127.0.0.1]:${p}/`,
+      `https://[::1]:${p}/`,
+      `https://localhost:${p}/`,
+      `https://10.1.2.3/`,
+      `https://172.16.0.1/`,
+      `https://192.168.1.1/`,
+      `https://169.254.169.254/latest/meta-data/`,
+      `https://100.64.0.1/`,
+      `https://224.0.0.1/`,
+      `https://0.0.0.0:${p}/`,
+      `https://[::]:${p}/`,
+      `https://[fc00::1]/`,
+      `https://[fd12:3456::1]/`,
+      `https://[fe80::1]/`,
+      `https://[ff02::1]/`,
+      `ftp://example.com/`,
+    ];
+    for (const url of refused) {
+      const { res, json } = await create({ above: 10, webhook: { url } });
+      expect(res.status, url).toBe(400);
+      expect(json.error, url).toMatch(/webhook\.url/);
+    }
+    expect(trapConnections).toBe(0);
+  });
+
+  it('is limited to 10 per client address per hour: 429 with Retry-After and RateLimit headers', async () => {
+    const from = '203.0.113.77';
+    for (let i = 0; i < 10; i++) expect((await create({ above: 1000 + i, webhook: { url: `${base}/rate${i}` } }, from)).res.status).toBe(201);
+    const { res, json } = await create({ above: 2000, webhook: { url: `${base}/rate-over` } }, from);
+    expect(res.status).toBe(429);
+    expect(json.error).toMatch(/10 alerts/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.headers.get('ratelimit-policy')).toBe('"alerts";q=10;w=3600');
+    expect(res.headers.get('ratelimit')).toMatch(/^"alerts";r=0;t=\d+$/);
+    expect(json).toHaveProperty('data_state');
+  });
+
+  it('is limited to 20 live alerts per target URL', async () => {
+    const url = `${base}/crowded`;
+    for (let i = 0; i < 20; i++) expect((await create({ above: 100 + i, webhook: { url } }, `192.0.2.${i}`)).res.status).toBe(201);
+    expect((await create({ above: 500, webhook: { url } }, '192.0.2.100')).res.status).toBe(429);
+  });
+});
+
+describe('the manage URL', () => {
+  it('shows the alert, DELETE removes it (204), a wrong token is 404', async () => {
+    const { json } = await create({ below: 10, repeat: true, webhook: { url: `${base}/manage` } });
+    const shown = await view(json.manage_url);
+    expect(shown).toMatchObject({
+      id: json.id,
+      condition: { type: 'below', value: 10 },
+      repeat: true,
+      rearm_pct: 0.5,
+      target: { type: 'webhook', url: `${base}/manage` },
+    });
+    expect(shown).toHaveProperty('data_state');
+    const wrong = json.manage_url.replace(/token=.*/, 'token=nope');
+    const miss = await manage(wrong);
+    expect(miss.status).toBe(404);
+    expect(await miss.json()).toHaveProperty('data_state');
+    expect((await manage(wrong, 'DELETE')).status).toBe(404);
+    expect((await manage(json.manage_url, 'DELETE')).status).toBe(204);
+    expect((await manage(json.manage_url)).status).toBe(404);
+  });
+
+  it('the alerts outlive the process: a store opened again on the same DATA_DIR holds them', async () => {
+    const { json } = await create({ above: 123, webhook: { url: `${base}/restart` } });
+    const slot = globalThis as Record<symbol, unknown>;
+    const KEY = Symbol.for('goldapi.store');
+    const before = slot[KEY] as { close(): Promise<void> };
+    await before.close();
+    delete slot[KEY];
+    const again = await view(json.manage_url);
+    expect(again).toMatchObject({ id: json.id, condition: { type: 'above', value: 123 } });
+    expect(lib.store.getStore()).not.toBe(before);
+  });
+});
+
+describe('evaluation and delivery', () => {
+  it('a crossing by the served price delivers exactly one signed event whose price is spot’s at that time', async () => {
+    const a = await activeAlert('/cross', { above: 50 });
+    // The previous reading: far below the level (handed in as the sampler's would be).
+    await reading(100, 'fresh', Date.now() - 86_400_000 * 365);
+    expect(events('/cross')).toHaveLength(0);
+    // Spot serves the fake upstream's real price, which is above 50 EUR/g: the served price is observed there.
+    const spot = await lib.spot.getSpot({ currency: 'EUR', unit: 'gram' }, { origin: 'http://localhost' });
+    expect('xau' in spot).toBe(true);
+    const price = (spot as { xau: { price: number } }).xau.price;
+    expect(price).toBeGreaterThan(50);
+    const [event] = await waitFor(
+      async () => events('/cross'),
+      (e) => e.length > 0,
+    );
+    expect(() => new Webhook(a.secret).verify(event.body, event.headers as Record<string, string>)).not.toThrow();
+    expect(event.json.data).toMatchObject({
+      alert_id: a.id,
+      metal: 'gold',
+      currency: 'EUR',
+      unit: 'gram',
+      condition: { type: 'above', value: 50 },
+      price,
+      source: 'gold-api.com',
+    });
+    expect((event.json.data.data_state as { status: string }).status).toBe('fresh');
+    expect(Number(event.json.data.previous)).toBeLessThan(50);
+    // Crossing again (down, then up) fires a one-shot alert no more.
+    await reading(100);
+    await reading(await usdFor(60));
+    expect(events('/cross')).toHaveLength(1);
+    expect((await view(a.manage_url)).status).toBe('fired');
+  });
+
+  it('below fires on a downward crossing only; a stale price fires nothing', async () => {
+    const a = await activeAlert('/below', { below: 40 });
+    await reading(await usdFor(45));
+    await reading(await usdFor(35), 'stale');
+    expect(events('/below')).toHaveLength(0);
+    await reading(await usdFor(41));
+    expect(events('/below')).toHaveLength(0);
+    await reading(await usdFor(39.5));
+    expect(events('/below')).toHaveLength(1);
+    expect(events('/below')[0].json.data).toMatchObject({ alert_id: a.id, condition: { type: 'below', value: 40 }, price: 39.5 });
+  });
+
+  it('repeat re-arms after the price goes back by rearm_pct, and fires at most once in 10 minutes', async () => {
+    await activeAlert('/repeat', { above: 70, repeat: true, rearm_pct: 1 });
+    const start = (clock += 86_400_000);
+    const at = (min: number) => (clock = start + min * 60_000);
+    await reading(await usdFor(69), 'fresh', at(0));
+    await reading(await usdFor(71), 'fresh', at(1));
+    expect(events('/repeat')).toHaveLength(1);
+    // Back below the level but not by 1 %: not re-armed, so crossing again fires nothing.
+    await reading(await usdFor(69.5), 'fresh', at(2));
+    await reading(await usdFor(71), 'fresh', at(3));
+    expect(events('/repeat')).toHaveLength(1);
+    // Back by more than 1 % (≤ 69.3): re-armed; a crossing 4 minutes after the first event is held back by the 10-minute limit.
+    await reading(await usdFor(69), 'fresh', at(4));
+    await reading(await usdFor(71), 'fresh', at(5));
+    expect(events('/repeat')).toHaveLength(1);
+    // Still armed: the next crossing after the 10 minutes fires.
+    await reading(await usdFor(69), 'fresh', at(12));
+    await reading(await usdFor(71), 'fresh', at(13));
+    expect(events('/repeat')).toHaveLength(2);
+    const ids = new Set(events('/repeat').map((e) => e.headers['webhook-id']));
+    expect(ids.size).toBe(2);
+  });
+
+  it('a failed delivery is retried with the same webhook-id; 410 disables; another 4xx is not retried; a redirect is not followed', async () => {
+    // The verification is answered, then the event's first two attempts get 503 and the third 200.
+    behaviour.set('/retry', (n) => ({ status: n === 1 || n >= 4 ? 200 : 503 }));
+    const a = await activeAlert('/retry', { above: 80 });
+    await reading(await usdFor(79));
+    await reading(await usdFor(81));
+    await waitFor(
+      async () => events('/retry'),
+      (e) => e.length >= 3,
+    );
+    const tries = events('/retry');
+    expect(tries).toHaveLength(3);
+    expect(new Set(tries.map((e) => e.headers['webhook-id'])).size).toBe(1);
+    for (const e of tries) expect(() => new Webhook(a.secret).verify(e.body, e.headers as Record<string, string>)).not.toThrow();
+    const v = await view(a.manage_url);
+    expect(v.deliveries.slice(0, 3).map((d: { http_status: number; outcome: string }) => [d.http_status, d.outcome])).toEqual([
+      [200, 'delivered'],
+      [503, 'retrying'],
+      [503, 'retrying'],
+    ]);
+
+    behaviour.set('/gone', (n) => ({ status: n === 1 ? 200 : 410 }));
+    const g = await activeAlert('/gone', { above: 80 });
+    behaviour.set('/bad', (n) => ({ status: n === 1 ? 200 : 400 }));
+    const b = await activeAlert('/bad', { above: 80 });
+    behaviour.set('/moved', (n) => (n === 1 ? { status: 200 } : { status: 302, headers: { location: `${base}/elsewhere` } }));
+    const m = await activeAlert('/moved', { above: 80 });
+    await reading(await usdFor(79));
+    await reading(await usdFor(81));
+    expect(events('/gone')).toHaveLength(1);
+    expect((await view(g.manage_url)).status).toBe('disabled');
+    expect(events('/bad')).toHaveLength(1);
+    expect((await view(b.manage_url)).deliveries[0]).toMatchObject({ http_status: 400, outcome: 'failed' });
+    expect((await view(b.manage_url)).status).toBe('failing');
+    expect(events('/moved')).toHaveLength(1);
+    expect(received.filter((r) => r.path === '/elsewhere')).toHaveLength(0);
+    expect((await view(m.manage_url)).deliveries[0]).toMatchObject({ http_status: 302, outcome: 'failed' });
+  });
+
+  it('the target is checked again at delivery: an address no longer allowed is never connected to', async () => {
+    const a = await activeAlert('/revoked', { above: 75 });
+    // The operator takes the allowance back: the next delivery must not reach the receiver.
+    process.env.ALERT_TARGETS_ALLOW = '';
+    await reading(await usdFor(74));
+    await reading(await usdFor(76));
+    expect(events('/revoked')).toHaveLength(0);
+    process.env.ALERT_TARGETS_ALLOW = '127.0.0.1';
+    const v = await view(a.manage_url);
+    expect(v.fired_count).toBe(1);
+    expect(v.deliveries[0]).toMatchObject({ type: 'alert.triggered', http_status: null, outcome: 'failed' });
+    expect(v.deliveries[0].error).toMatch(/webhook\.url/);
+  });
+
+  it('three events in a row that fail disable the alert', async () => {
+    behaviour.set('/fails', (n) => ({ status: n === 1 ? 200 : 404 }));
+    const a = await activeAlert('/fails', { above: 90, repeat: true });
+    const start = (clock += 86_400_000);
+    const at = (min: number) => (clock = start + min * 60_000);
+    for (const m of [0, 20, 40]) {
+      await reading(await usdFor(85), 'fresh', at(m));
+      await reading(await usdFor(91), 'fresh', at(m + 1));
+    }
+    expect(events('/fails')).toHaveLength(3);
+    expect((await view(a.manage_url)).status).toBe('disabled');
+  });
+});
+
+describe('ALERTS=off', () => {
+  it('answers 503 JSON on the collection and the manage URL', async () => {
+    const { json } = await create({ above: 10, webhook: { url: `${base}/off` } });
+    process.env.ALERTS = 'off';
+    const { res, json: off } = await create({ above: 10, webhook: { url: `${base}/off` } });
+    expect(res.status).toBe(503);
+    expect(off.error).toMatch(/ALERTS=off/);
+    expect(off).toHaveProperty('data_state');
+    expect((await manage(json.manage_url)).status).toBe(503);
+  });
+});
