@@ -8,7 +8,7 @@ import type { MetalId } from '../reference/metals';
 import type { Unit } from '../reference/units';
 import { getStore, safely } from '../store';
 import { alertsEnabled } from './config';
-import { countEvent, enqueue, kick } from './deliver';
+import { COUNTS_KEY, countEvent, enqueue, kick } from './deliver';
 import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, type Alert } from './model';
 import { allAlerts, loadAlert, removeAlert, updateAlert } from './records';
 
@@ -273,6 +273,31 @@ async function fire(id: string, at: number, c: Crossing): Promise<void> {
     data_state: c.data_state,
     source: c.source,
   });
+}
+
+export interface AlertCounts {
+  enabled: boolean;
+  armed: number;
+  pending: number;
+  failing: number;
+  fired: number;
+  delivered: number;
+  failed: number;
+}
+
+/** What /api/v1/status and /metrics count: the alerts held now, and the events since the store began (every instance). */
+export async function alertCounts(now = Date.now()): Promise<AlertCounts> {
+  const [idx, totals] = await Promise.all([alertIndex(now), safely(() => getStore().counts([COUNTS_KEY]), 'read alert counts')]);
+  const t = totals?.[0] ?? {};
+  return {
+    enabled: alertsEnabled(),
+    armed: idx?.armed ?? 0,
+    pending: idx?.pending ?? 0,
+    failing: idx?.failing ?? 0,
+    fired: t.fired ?? 0,
+    delivered: t.delivered ?? 0,
+    failed: t.failed ?? 0,
+  };
 }
 
 /** Test hook: forgets what this instance held and saw. */

@@ -435,6 +435,27 @@ describe('evaluation and delivery', () => {
   });
 });
 
+describe('counted', () => {
+  it('on /api/v1/status and /metrics: armed, pending, failing, fired, delivered, failed', async () => {
+    const { getStatus } = await import('@/lib/status/report');
+    const status = (await getStatus(Date.now() + 60_000)) as { alerts: Record<string, number> };
+    expect(status.alerts.fired).toBeGreaterThanOrEqual(events('/cross').length + events('/below').length + events('/repeat').length);
+    expect(status.alerts.delivered).toBeGreaterThanOrEqual(events('/cross').length + events('/below').length);
+    expect(status.alerts.failed).toBeGreaterThanOrEqual(1);
+    expect(status.alerts.armed).toBeGreaterThan(0);
+    expect(status.alerts.pending).toBeGreaterThan(0);
+    process.env.METRICS_TOKEN = 'alerts-test';
+    try {
+      const { metricsResponse } = await import('@/lib/http/metrics');
+      const text = await (await metricsResponse(new Request('http://localhost/metrics', { headers: { authorization: 'Bearer alerts-test' } }))).text();
+      expect(text).toMatch(new RegExp(`goldapi_alert_events\\{kind="fired"\\} ${status.alerts.fired}\\b`));
+      expect(text).toMatch(/goldapi_alerts\{state="armed"\} [1-9]/);
+    } finally {
+      delete process.env.METRICS_TOKEN;
+    }
+  });
+});
+
 describe('ALERTS=off', () => {
   it('answers 503 JSON on the collection and the manage URL', async () => {
     const { json } = await create({ above: 10, webhook: { url: `${base}/off` } });
