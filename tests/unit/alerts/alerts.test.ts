@@ -447,7 +447,9 @@ describe('counted', () => {
     process.env.METRICS_TOKEN = 'alerts-test';
     try {
       const { metricsResponse } = await import('@/lib/http/metrics');
-      const text = await (await metricsResponse(new Request('http://localhost/metrics', { headers: { authorization: 'Bearer alerts-test' } }))).text();
+      const text = await (
+        await metricsResponse(new Request('http://localhost/metrics', { headers: { authorization: 'Bearer alerts-test' } }))
+      ).text();
       expect(text).toMatch(new RegExp(`goldapi_alert_events\\{kind="fired"\\} ${status.alerts.fired}\\b`));
       expect(text).toMatch(/goldapi_alerts\{state="armed"\} [1-9]/);
     } finally {
