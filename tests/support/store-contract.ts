@@ -320,5 +320,32 @@ export function storeContract(name: string, make: () => Backend): void {
       const [bar] = await store.bars('daily:xau', '2026-11-18', '2026-11-18');
       expect(bar).toMatchObject({ o: prices[0], c: prices[prices.length - 1], h: Math.max(...prices), l: Math.min(...prices), n: prices.length });
     });
+
+    it('documents: put, get, delete, read whole, and a version that moves with every change, seen from another handle', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.docsVersion('alerts')).toBe(0);
+      expect(await store.docs('alerts')).toEqual({ version: 0, docs: [] });
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      await store.putDoc('alerts', 'a', { id: 'a', level: 140.5, label: 'Zürich — 金' });
+      await other.putDoc('alerts', 'b', { id: 'b', level: 2 });
+      await store.putDoc('other', 'a', { id: 'elsewhere' });
+      const v1 = await other.docsVersion('alerts');
+      expect(v1).toBeGreaterThan(0);
+      expect(await other.getDoc('alerts', 'a')).toEqual({ id: 'a', level: 140.5, label: 'Zürich — 金' });
+      const all = await store.docs<{ id: string }>('alerts');
+      expect(all.version).toBe(v1);
+      expect(all.docs.map((d) => d.id).sort()).toEqual(['a', 'b']);
+      await store.putDoc('alerts', 'a', { id: 'a', level: 141 });
+      const v2 = await store.docsVersion('alerts');
+      expect(v2).toBeGreaterThan(v1);
+      expect(await other.getDoc('alerts', 'a')).toEqual({ id: 'a', level: 141 });
+      expect(await other.deleteDoc('alerts', 'a')).toBe(true);
+      expect(await other.deleteDoc('alerts', 'a')).toBe(false);
+      expect(await store.docsVersion('alerts')).toBeGreaterThan(v2);
+      expect((await store.docs<{ id: string }>('alerts')).docs.map((d) => d.id)).toEqual(['b']);
+      expect(await store.getDoc('other', 'a')).toEqual({ id: 'elsewhere' });
+    });
   });
 }

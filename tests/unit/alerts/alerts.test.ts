@@ -8,6 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Served } from '@/lib/prices/served-price';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { waitFor } from '../../support/expect';
+import { fixtureBars } from '../../support/bars';
+
+/** The last day of the broker's daily rows in tests/fixtures. */
+const LAST_FIXTURE_DAY = '2026-04-16';
 
 // Keyless price alerts (decisions §28), in process: the API's handlers, the embedded store, the evaluation fed
 // by real served prices (spot through the fake upstream) or by readings handed to it, and a local receiver
@@ -78,6 +82,8 @@ beforeAll(async () => {
     spot: await import('@/lib/prices/spot'),
     store: await import('@/lib/store'),
   };
+  // The previous close of move_pct: a real daily bar imported as an operator would (the latest bar before the current session).
+  await lib.store.getStore().importBars('daily:xau', fixtureBars([LAST_FIXTURE_DAY]));
   lib.evaluate.startAlerts();
 });
 
@@ -405,6 +411,36 @@ describe('evaluation and delivery', () => {
     expect(events('/moved')).toHaveLength(1);
     expect(received.filter((r) => r.path === '/elsewhere')).toHaveLength(0);
     expect((await view(m.manage_url)).deliveries[0]).toMatchObject({ http_status: 302, outcome: 'failed' });
+  });
+
+  it('move_pct fires when the day change against the previous close reaches +P or −P', async () => {
+    const [bar] = fixtureBars([LAST_FIXTURE_DAY]);
+    const usd = (pct: number) => bar.c * (1 + pct / 100);
+    const up = await create({ currency: 'USD', unit: 'oz', move_pct: 2, webhook: { url: `${base}/move-up` } });
+    const down = await create({ currency: 'USD', unit: 'oz', move_pct: 3, webhook: { url: `${base}/move-down` } });
+    await waitFor(
+      () => view(up.json.manage_url),
+      (v) => v.status === 'active',
+    );
+    await waitFor(
+      () => view(down.json.manage_url),
+      (v) => v.status === 'active',
+    );
+    await reading(usd(1));
+    await reading(usd(1.9));
+    expect(events('/move-up')).toHaveLength(0);
+    await reading(usd(2.5));
+    expect(events('/move-up')).toHaveLength(1);
+    const data = events('/move-up')[0].json.data;
+    expect(data).toMatchObject({ condition: { type: 'move_pct', value: 2 }, currency: 'USD', unit: 'oz' });
+    // The change as a user computes it from the delivered price and the bar's own close.
+    expect(Number(data.change_pct)).toBeCloseTo((Number(data.price) / bar.c - 1) * 100, 1);
+    await reading(usd(-2.9));
+    expect(events('/move-down')).toHaveLength(0);
+    await reading(usd(-3.2));
+    expect(events('/move-down')).toHaveLength(1);
+    expect(Number(events('/move-down')[0].json.data.change_pct)).toBeLessThanOrEqual(-3);
+    expect(events('/move-up')).toHaveLength(1);
   });
 
   it('the target is checked again at delivery: an address no longer allowed is never connected to', async () => {
