@@ -474,7 +474,9 @@ describe('evaluation and delivery', () => {
 describe('counted', () => {
   it('on /api/v1/status and /metrics: armed, pending, failing, fired, delivered, failed', async () => {
     const { getStatus } = await import('@/lib/status/report');
-    const status = (await getStatus(Date.now() + 60_000)) as { alerts: Record<string, number> };
+    const answer = await getStatus(Date.now() + 60_000);
+    if ('error' in answer) throw new Error(answer.error);
+    const status = answer;
     expect(status.alerts.fired).toBeGreaterThanOrEqual(events('/cross').length + events('/below').length + events('/repeat').length);
     expect(status.alerts.delivered).toBeGreaterThanOrEqual(events('/cross').length + events('/below').length);
     expect(status.alerts.failed).toBeGreaterThanOrEqual(1);
