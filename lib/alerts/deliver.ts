@@ -5,7 +5,8 @@ import { getStore, safely } from '../store';
 import { afterAnswer } from '../store/after-answer';
 import { deliveryTimeoutMs, retryScheduleS } from './config';
 import { FAILURES_TO_DISABLE, JOBS, type Alert, type DeliveryRecord, type EventType } from './model';
-import { newId, noteDelivery, updateAlert, loadAlert } from './records';
+import { pushRequest, notificationOf } from './push';
+import { newId, noteDelivery, removeAlert, updateAlert, loadAlert } from './records';
 import { guardedLookup, parseTarget, peerPermitted, RefusedTarget, type CheckedTarget } from './targets';
 
 // Webhook deliveries per Standard Webhooks (decisions §28). Each event is a job in the store (collection
@@ -46,7 +47,8 @@ export async function enqueue(a: Alert, type: EventType, data: Record<string, un
     id: newId('msg'),
     alert_id: a.id,
     type,
-    body: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
+    // A webhook gets the Standard Webhooks event; a browser the notification it shows (lib/alerts/push.ts).
+    body: JSON.stringify(a.target.type === 'push' ? notificationOf(a, data) : { type, timestamp: new Date().toISOString(), data }),
     challenge,
     attempt: 0,
     due: Date.now(),
@@ -133,6 +135,13 @@ async function runJob(job: Job): Promise<boolean> {
   const retryable = !answer.refused && (answer.status === null || answer.status === 429 || answer.status >= 500);
   const retry = !proved && retryable && job.attempt < schedule.length;
   const gone = answer.status === 410;
+  // A push service that no longer knows the subscription: the browser unsubscribed, so the alert goes with it.
+  if (alert.target.type === 'push' && (answer.status === 404 || answer.status === 410)) {
+    await removeAlert(alert.id);
+    await store.deleteDoc(JOBS, job.id);
+    await countEvent('failed');
+    return true;
+  }
   const record: DeliveryRecord = {
     at,
     type: job.type,
@@ -187,9 +196,13 @@ async function runJob(job: Job): Promise<boolean> {
 async function attempt(alert: Alert, job: Job): Promise<Answer> {
   let target: CheckedTarget;
   try {
-    target = parseTarget(alert.target.url);
+    target = alert.target.type === 'push' ? parseTarget(alert.target.endpoint, 'push.endpoint') : parseTarget(alert.target.url);
   } catch (err) {
     return { status: null, text: '', error: (err as Error).message, refused: true };
+  }
+  if (alert.target.type === 'push') {
+    const { headers, body } = await pushRequest(alert as Alert & { target: typeof alert.target }, job.body);
+    return post(target, { ...headers, 'user-agent': 'gold-price-alerts/1' }, body, deliveryTimeoutMs());
   }
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
@@ -205,7 +218,7 @@ async function attempt(alert: Alert, job: Job): Promise<Answer> {
 /** Longest answer body read (for the challenge); the rest is ignored. */
 const MAX_ANSWER = 64 * 1024;
 
-function post(t: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
+function post(t: CheckedTarget, headers: Record<string, string>, body: string | Buffer, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: Answer) => {

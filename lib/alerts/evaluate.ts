@@ -9,7 +9,7 @@ import type { Unit } from '../reference/units';
 import { getStore, safely } from '../store';
 import { alertsEnabled } from './config';
 import { COUNTS_KEY, countEvent, enqueue, kick } from './deliver';
-import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, type Alert } from './model';
+import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, targetUrl, type Alert } from './model';
 import { allAlerts, loadAlert, removeAlert, updateAlert } from './records';
 
 // Evaluation (decisions §28): on every new fresh reading of a metal, whatever took it (lib/prices/observers.ts),
@@ -73,7 +73,8 @@ function build(version: number, alerts: Alert[], now: number): Index {
   for (const a of alerts) {
     const status = statusOf(a, now);
     if (status === 'pending' || status === 'active' || status === 'failing') {
-      idx.perTarget.set(a.target.url, (idx.perTarget.get(a.target.url) ?? 0) + 1);
+      const url = targetUrl(a.target);
+      idx.perTarget.set(url, (idx.perTarget.get(url) ?? 0) + 1);
     }
     if (status === 'pending') idx.pending++;
     if (status === 'failing') idx.failing++;

@@ -33,6 +33,20 @@ export interface WebhookTarget {
   url: string;
 }
 
+/** A browser's PushSubscription (decisions §28), sent with web-push (RFC 8291 aes128gcm, VAPID). */
+export interface PushTarget {
+  type: 'push';
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export type Target = WebhookTarget | PushTarget;
+
+/** The URL a target is reached at (the per-target limit counts by it). */
+export function targetUrl(t: Target): string {
+  return t.type === 'webhook' ? t.url : t.endpoint;
+}
+
 export interface Alert {
   id: string;
   /** SHA-256 (hex) of the manage token; the token itself is only in the manage URL given at creation. */
@@ -43,9 +57,11 @@ export interface Alert {
   condition: Condition;
   repeat: boolean;
   rearm_pct: number;
-  target: WebhookTarget;
-  /** `whsec_` + base64 of the signing key. */
+  target: Target;
+  /** `whsec_` + base64 of the signing key (webhooks; empty for push). */
   secret: string;
+  /** The public origin the alert was created from: a notification's click opens it. */
+  origin: string;
   /** pending until the target answers the verification; fired once a one-shot alert fired. */
   state: 'pending' | 'active' | 'fired' | 'disabled';
   disabled_reason: string | null;

@@ -96,23 +96,23 @@ export interface CheckedTarget {
 }
 
 /** The URL's own checks, before any lookup: scheme, userinfo, an IP literal's range. Throws RefusedTarget. */
-export function parseTarget(raw: string): CheckedTarget {
+export function parseTarget(raw: string, field = 'webhook.url'): CheckedTarget {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new RefusedTarget('webhook.url is not a URL');
+    throw new RefusedTarget(`${field} is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RefusedTarget('webhook.url must be an https URL');
-  if (url.username || url.password) throw new RefusedTarget('webhook.url must not carry a user name or password');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RefusedTarget(`${field} must be an https URL`);
+  if (url.username || url.password) throw new RefusedTarget(`${field} must not carry a user name or password`);
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const allow = allowed();
   const literal = net.isIP(host) !== 0;
   const byName = !literal && allow.hosts.has(host.replace(/\.$/, ''));
   const listed = byName || (literal && allow.ranges.check(host, net.isIP(host) === 4 ? 'ipv4' : 'ipv6'));
-  if (url.protocol === 'http:' && !listed) throw new RefusedTarget('webhook.url must be an https URL');
-  if (literal && !permitted(host, allow)) throw new RefusedTarget(`webhook.url names an address that is not public (${host})`);
-  if (!literal && !byName && (host === '' || !host.includes('.'))) throw new RefusedTarget('webhook.url must name a public host');
+  if (url.protocol === 'http:' && !listed) throw new RefusedTarget(`${field} must be an https URL`);
+  if (literal && !permitted(host, allow)) throw new RefusedTarget(`${field} names an address that is not public (${host})`);
+  if (!literal && !byName && (host === '' || !host.includes('.'))) throw new RefusedTarget(`${field} must name a public host`);
   return { url, host, byName };
 }
 
@@ -124,29 +124,36 @@ function resolveAll(host: string): Promise<dns.LookupAddress[]> {
 }
 
 /** The addresses a connection to `t` may use, each one checked; throws RefusedTarget when any is not permitted or none resolve. */
-export async function checkedAddresses(t: CheckedTarget): Promise<dns.LookupAddress[]> {
+export async function checkedAddresses(t: CheckedTarget, field = 'webhook.url'): Promise<dns.LookupAddress[]> {
   const family = net.isIP(t.host);
   if (family !== 0) return [{ address: t.host, family }];
   let addresses: dns.LookupAddress[];
   try {
     addresses = await resolveAll(t.host);
   } catch (err) {
-    throw new RefusedTarget(`webhook.url's host does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new RefusedTarget(`${field}'s host does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  if (addresses.length === 0) throw new RefusedTarget("webhook.url's host does not resolve");
+  if (addresses.length === 0) throw new RefusedTarget(`${field}'s host does not resolve`);
   if (!t.byName) {
     const allow = allowed();
     const bad = addresses.find((a) => !permitted(a.address, allow));
-    if (bad) throw new RefusedTarget(`webhook.url's host resolves to an address that is not public (${bad.address})`);
+    if (bad) throw new RefusedTarget(`${field}'s host resolves to an address that is not public (${bad.address})`);
   }
   return addresses;
 }
 
 /** The full check at creation: the URL, then every address its host resolves to. */
-export async function checkTarget(raw: string): Promise<CheckedTarget> {
-  const t = parseTarget(raw);
-  await checkedAddresses(t);
+export async function checkTarget(raw: string, field = 'webhook.url'): Promise<CheckedTarget> {
+  const t = parseTarget(raw, field);
+  await checkedAddresses(t, field);
   return t;
+}
+
+/** Whether the target's host is allowed by name in ALERT_TARGETS_ALLOW, or its IP literal by range. */
+export function listedByOperator(t: CheckedTarget): boolean {
+  if (t.byName) return true;
+  const family = net.isIP(t.host);
+  return family !== 0 && allowed().ranges.check(t.host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**

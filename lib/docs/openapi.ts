@@ -453,7 +453,7 @@ function alertPaths(): Json {
     '/api/v1/alerts': {
       post: {
         operationId: 'createAlert',
-        summary: 'Create a price alert delivered to a webhook',
+        summary: 'Create a price alert delivered to a webhook or a browser (Web Push)',
         description:
           'Keyless: the answer holds the alert’s `manage_url` (with a random token: GET shows the alert, DELETE removes it) and the signing ' +
           '`secret` (`whsec_…`), both shown once. The target first receives an `alert.verification` event and must answer 2xx within 10 s ' +
@@ -462,7 +462,9 @@ function alertPaths(): Json {
           '±P % of the day change for `move_pct`) sends one `alert.triggered` event, never on a stale price, as a Standard Webhooks POST ' +
           '(`webhook-id`, `webhook-timestamp`, `webhook-signature`). Retried with the same `webhook-id` after a timeout, a network error, 429 or ' +
           '5xx (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); another 4xx fails at once, 410 disables, three failed events in a row disable; redirects ' +
-          'are not followed. The URL must be https on a public address. 10 creations per client per hour, 20 live alerts per target URL; ' +
+          'are not followed. The URL must be https on a public address. With `push` (a browser’s PushSubscription on a known push ' +
+          'service, subscribed with `/api/v1/alerts/push-key`) the alert is active at once and each event is a Web Push notification ' +
+          '(aes128gcm, VAPID, a TTL and a Topic per alert); a 404 or 410 from the push service deletes it. 10 creations per client per hour, 20 live alerts per target URL; ' +
           'alerts expire after 90 days. Body: JSON, at most 4 KB.',
         tags: ['Alerts'],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertRequest' } } } },
@@ -481,6 +483,27 @@ function alertPaths(): Json {
           429: error('Over 10 creations per client per hour (with `Retry-After`), or 20 live alerts on this target URL'),
           503: off,
         },
+      },
+    },
+    '/api/v1/alerts/push-key': {
+      get: {
+        operationId: 'getPushKey',
+        summary: 'The VAPID public key for Web Push alerts',
+        description:
+          'The `applicationServerKey` a browser subscribes with (`pushManager.subscribe`) before it POSTs its subscription as `push` to ' +
+          '`/api/v1/alerts`: VAPID_PUBLIC_KEY when set, else a key pair made once and kept in the store. Not cached.',
+        tags: ['Alerts'],
+        responses: {
+          200: { description: 'The key', content: { 'application/json': { schema: { $ref: '#/components/schemas/PushKey' } } } },
+          503: off,
+        },
+      },
+      head: {
+        operationId: 'headPushKey',
+        summary: 'The VAPID public key (headers only)',
+        description: 'The headers `GET /api/v1/alerts/push-key` would send, with no body.',
+        tags: ['Alerts'],
+        responses: { 200: { description: 'The key: headers only' }, 503: { description: 'Alerts off: headers only' } },
       },
     },
     '/api/v1/alerts/{id}': {

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { ALERTS_PER_TARGET, ALERT_LIFETIME_MS, CREATIONS_PER_HOUR, PENDING_LIFETIME_MS, statusOf, type Alert } from '../alerts/model';
+import {
+  ALERTS_PER_TARGET,
+  ALERT_LIFETIME_MS,
+  CREATIONS_PER_HOUR,
+  PENDING_LIFETIME_MS,
+  statusOf,
+  targetUrl,
+  type Alert,
+  type Target,
+} from '../alerts/model';
+import { checkPushTarget, vapidKeys } from '../alerts/push';
 import { alertsEnabled } from '../alerts/config';
 import { enqueue } from '../alerts/deliver';
 import { alertIndex, startAlerts } from '../alerts/evaluate';
@@ -8,7 +18,7 @@ import { checkTarget, RefusedTarget } from '../alerts/targets';
 import { ApiError } from '../core/errors';
 import { checkCurrency, fxInUse } from '../prices/spot';
 import { peekServed } from '../prices/served-price';
-import { AlertRequest, type AlertCreated, type AlertView } from '../schemas/alerts';
+import { AlertRequest, type AlertCreated, type AlertView, type PushKey } from '../schemas/alerts';
 import type { DataState } from '../schemas/common';
 import { toDataState } from '../sources/data-state';
 import { feeds } from '../sources/feeds';
@@ -105,9 +115,13 @@ async function create(req: Request): Promise<Response> {
   const currency = input.currency.toUpperCase();
   const now = Date.now();
   checkCurrency(currency, input.currency, fxInUse(await feeds.fx.read(), now).table);
-  const url = input.webhook!.url;
+  const target: Target = input.webhook
+    ? { type: 'webhook', url: input.webhook.url }
+    : { type: 'push', endpoint: input.push!.endpoint, keys: { p256dh: input.push!.keys.p256dh, auth: input.push!.keys.auth } };
+  const url = targetUrl(target);
   try {
-    await checkTarget(url);
+    if (target.type === 'webhook') await checkTarget(target.url);
+    else await checkPushTarget(target);
   } catch (err) {
     if (err instanceof RefusedTarget) throw new ApiError(400, err.message);
     throw err;
@@ -145,11 +159,13 @@ async function create(req: Request): Promise<Response> {
     condition,
     repeat: input.repeat,
     rearm_pct: input.rearm_pct,
-    target: { type: 'webhook', url },
-    secret: newSecret(),
-    state: 'pending',
+    target,
+    secret: target.type === 'webhook' ? newSecret() : '',
+    origin: publicOrigin(req.headers, req.url),
+    // A browser that subscribed asked for alerts itself: a push alert is active at once; a webhook proves it first.
+    state: target.type === 'webhook' ? 'pending' : 'active',
     disabled_reason: null,
-    armed: false,
+    armed: target.type === 'push',
     generation: 0,
     last_fired_at: null,
     fired_count: 0,
@@ -162,15 +178,17 @@ async function create(req: Request): Promise<Response> {
     deliveries: [],
   };
   await saveAlert(alert);
-  const challenge = newToken();
-  await enqueue(alert, 'alert.verification', { alert_id: alert.id, challenge }, challenge);
-  const manage = `${publicOrigin(req.headers, req.url)}/api/v1/alerts/${alert.id}?token=${token}`;
+  if (target.type === 'webhook') {
+    const challenge = newToken();
+    await enqueue(alert, 'alert.verification', { alert_id: alert.id, challenge }, challenge);
+  }
+  const manage = `${alert.origin}/api/v1/alerts/${alert.id}?token=${token}`;
   const body: AlertCreated = {
     id: alert.id,
     status: statusOf(alert, now),
     manage_url: manage,
     expires_at: new Date(alert.expires_at).toISOString(),
-    secret: alert.secret,
+    ...(target.type === 'webhook' ? { secret: alert.secret } : {}),
     data_state: await state(),
     updated_at: new Date(now).toISOString(),
   };
@@ -200,7 +218,7 @@ export function viewOf(a: Alert, dataState: DataState, now = Date.now()): AlertV
     condition: a.condition,
     repeat: a.repeat,
     rearm_pct: a.rearm_pct,
-    target: a.target,
+    target: a.target.type === 'webhook' ? a.target : { type: 'push', endpoint: a.target.endpoint },
     created_at: new Date(a.created_at).toISOString(),
     expires_at: new Date(a.expires_at).toISOString(),
     last_fired_at: a.last_fired_at === null ? null : new Date(a.last_fired_at).toISOString(),
@@ -227,6 +245,15 @@ async function remove(req: Request): Promise<Response> {
   });
 }
 
+async function pushKey(req: Request): Promise<Response> {
+  const body: PushKey = { public_key: (await vapidKeys()).publicKey, data_state: await state(), updated_at: new Date().toISOString() };
+  return send(req, JSON.stringify(body), { cache: 'no-store', headers: { 'Access-Control-Allow-Methods': PUSH_KEY_ALLOW } });
+}
+
+export const PUSH_KEY_ALLOW = 'GET, HEAD, OPTIONS';
+
+/** /api/v1/alerts/push-key: the VAPID public key browsers subscribe with. */
+export const pushKeyRoute = () => methods(PUSH_KEY_ALLOW, { GET: pushKey });
 /** /api/v1/alerts: POST creates. */
 export const alertCollectionRoute = () => methods(COLLECTION_ALLOW, { POST: create });
 /** /api/v1/alerts/{id}?token=…: GET shows, DELETE removes. */

@@ -17,6 +17,23 @@ export const WebhookTargetInput = z
   })
   .strict();
 
+export const PushTargetInput = z
+  .object({
+    endpoint: z
+      .string()
+      .max(2048)
+      .meta({ description: 'The PushSubscription’s endpoint: https on a known push service (Google, Mozilla, Apple, Microsoft)' }),
+    keys: z
+      .object({
+        p256dh: z.string().max(200).meta({ description: 'The subscription’s P-256 public key, base64url' }),
+        auth: z.string().max(100).meta({ description: 'The subscription’s authentication secret, base64url' }),
+      })
+      .strict(),
+    expirationTime: z.number().nullable().optional().meta({ description: 'As `subscription.toJSON()` gives it; ignored' }),
+  })
+  .strict()
+  .meta({ description: 'A browser’s PushSubscription (`subscription.toJSON()`; `expirationTime` is ignored)' });
+
 export const AlertRequest = z
   .object({
     metal: z.enum(METAL_IDS).default('gold').meta({ description: 'The metal watched (default gold)' }),
@@ -34,29 +51,22 @@ export const AlertRequest = z
       .max(100)
       .optional()
       .meta({ description: 'Fire when the day change against the previous close (spot’s `change_pct`) reaches +P or −P percent' }),
-    repeat: z
-      .boolean()
-      .default(false)
-      .meta({
-        description:
-          'false (default): fire once; true: re-arm after the price goes back past the level by `rearm_pct`, at most one delivery in 10 minutes',
-      }),
-    rearm_pct: z
-      .number()
-      .positive()
-      .max(50)
-      .default(0.5)
-      .meta({
-        description:
-          'How far (percent of the level; percentage points for move_pct) the price must go back before a repeating alert re-arms (default 0.5)',
-      }),
+    repeat: z.boolean().default(false).meta({
+      description:
+        'false (default): fire once; true: re-arm after the price goes back past the level by `rearm_pct`, at most one delivery in 10 minutes',
+    }),
+    rearm_pct: z.number().positive().max(50).default(0.5).meta({
+      description:
+        'How far (percent of the level; percentage points for move_pct) the price must go back before a repeating alert re-arms (default 0.5)',
+    }),
     webhook: WebhookTargetInput.optional().meta({ description: 'Deliver by Standard Webhooks POSTs to this URL' }),
+    push: PushTargetInput.optional().meta({ description: 'Deliver as a Web Push notification to this browser subscription' }),
   })
   .strict()
   .refine((a) => [a.above, a.below, a.move_pct].filter((v) => v !== undefined).length === 1, {
     message: 'exactly one condition: above, below or move_pct',
   })
-  .refine((a) => a.webhook !== undefined, { message: 'a target is required: webhook {url}' })
+  .refine((a) => (a.webhook === undefined) !== (a.push === undefined), { message: 'exactly one target: webhook {url} or push {endpoint, keys}' })
   .meta({ description: 'A price alert: the metal in a currency and unit, one condition, one target' })
   .register(components, { id: 'AlertRequest' });
 export type AlertRequest = z.output<typeof AlertRequest>;
@@ -72,7 +82,10 @@ export const AlertCreated = z
     status: AlertStatus,
     manage_url: z.string().meta({ description: 'GET shows the alert, DELETE removes it. Keep it: its token is shown once' }),
     expires_at: Timestamp,
-    secret: z.string().meta({ description: 'The signing secret (whsec_…) to verify each delivery with a Standard Webhooks library. Shown once' }),
+    secret: z
+      .string()
+      .optional()
+      .meta({ description: 'Webhooks only: the signing secret (whsec_…) to verify each delivery with a Standard Webhooks library. Shown once' }),
     data_state: DataState,
     updated_at: Timestamp,
   })
@@ -104,7 +117,10 @@ export const AlertView = z
     condition: Condition,
     repeat: z.boolean(),
     rearm_pct: z.number(),
-    target: z.object({ type: z.literal('webhook'), url: z.string() }),
+    target: z.union([
+      z.object({ type: z.literal('webhook'), url: z.string() }),
+      z.object({ type: z.literal('push'), endpoint: z.string() }).meta({ description: 'The push endpoint (its keys are not shown)' }),
+    ]),
     created_at: Timestamp,
     expires_at: Timestamp,
     last_fired_at: Timestamp.nullable(),
@@ -118,3 +134,13 @@ export const AlertView = z
   .meta({ description: 'One alert as its manage URL shows it' })
   .register(components, { id: 'AlertView' });
 export type AlertView = z.infer<typeof AlertView>;
+
+export const PushKey = z
+  .object({
+    public_key: z.string().meta({ description: 'The VAPID public key (base64url): the `applicationServerKey` of `pushManager.subscribe`' }),
+    data_state: DataState,
+    updated_at: Timestamp,
+  })
+  .meta({ description: 'The deployment’s VAPID public key, for browsers subscribing to price alerts' })
+  .register(components, { id: 'PushKey' });
+export type PushKey = z.infer<typeof PushKey>;

@@ -112,12 +112,25 @@ webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
       <h2 id="receiver">A receiver that verifies each delivery</h2>
       <Code title="node receiver.mjs (npm install standardwebhooks)">{RECEIVER}</Code>
 
+      <h2 id="push">Web Push: alerts in the browser</h2>
+      <p>
+        Instead of <code>webhook</code>, send <code>push</code>: a browser’s <code>PushSubscription</code> (<code>subscription.toJSON()</code>) on a
+        known push service (Google, Mozilla, Apple, Microsoft), subscribed with the key of <code>GET {origin}/api/v1/alerts/push-key</code> as{' '}
+        <code>applicationServerKey</code>. The subscription is the browser’s own consent: the alert is active at once and has no secret. Each event is
+        a notification encrypted for that browser (RFC 8291, <code>aes128gcm</code>), signed with the deployment’s VAPID key, with a TTL and a{' '}
+        <code>Topic</code> per alert; its JSON holds a <code>title</code> such as “Gold above €140.00/g”, a <code>body</code> with the price and its
+        time, the <code>url</code> a click opens and the same <code>data</code> as a webhook event. A 404 or 410 from the push service means the
+        browser unsubscribed: the alert is deleted.
+      </p>
+
       <h2 id="operators">Operators</h2>
       <p>
-        <code>ALERTS=off</code> turns alerts off (the endpoints answer 503). <code>ALERT_TARGETS_ALLOW</code> (hosts or CIDRs, comma-separated) allows
-        targets beyond public https addresses, <code>http</code> included. <code>ALERT_RETRY_SCHEDULE_S</code> sets the retry delays. Alerts live in
-        the store (embedded or KV) and survive restarts; <code>/api/v1/status</code> and <code>/metrics</code> count them. On a platform that freezes
-        instances between requests, retries due in between run with the next sampling (the cron, every 2 minutes).
+        <code>ALERTS=off</code> turns alerts off (the endpoints answer 503). <code>VAPID_PUBLIC_KEY</code>, <code>VAPID_PRIVATE_KEY</code> and{' '}
+        <code>VAPID_SUBJECT</code> (a <code>mailto:</code> or https URL) set the Web Push key; without them a key pair is made once and kept in the
+        store. <code>ALERT_TARGETS_ALLOW</code> (hosts or CIDRs, comma-separated) allows targets beyond public https addresses, <code>http</code>{' '}
+        included. <code>ALERT_RETRY_SCHEDULE_S</code> sets the retry delays. Alerts live in the store (embedded or KV) and survive restarts;{' '}
+        <code>/api/v1/status</code> and <code>/metrics</code> count them. On a platform that freezes instances between requests, retries due in
+        between run with the next sampling (the cron, every 2 minutes).
       </p>
     </>
   );

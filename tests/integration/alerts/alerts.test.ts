@@ -91,7 +91,7 @@ describe('price alerts through npm start', () => {
     const spot = await app.json('/api/v1/spot?currency=USD&unit=oz&compact=1');
     expect(spot.body.spot_usd_oz).toBe(after.price);
     const [event] = triggered;
-    expect(() => new Webhook(created.secret).verify(event.body, event.headers as Record<string, string>)).not.toThrow();
+    expect(() => new Webhook(created.secret!).verify(event.body, event.headers as Record<string, string>)).not.toThrow();
     expect(event.json.data).toMatchObject({
       alert_id: created.id,
       condition: { type: 'above', value: LEVEL },

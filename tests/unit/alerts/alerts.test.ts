@@ -1,9 +1,12 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
+// The decryption of RFC 8188 / 8291 that web-push encrypts with, as a browser would decrypt.
+import ece from 'http_ece';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Served } from '@/lib/prices/served-price';
 import { FakeUpstream } from '../../support/fake-upstream';
@@ -37,6 +40,9 @@ interface Received {
 /** What the receiver answers on a path: a status (and, for 2xx, the verification challenge echoed). */
 const behaviour = new Map<string, (n: number) => { status: number; headers?: Record<string, string> }>();
 const received: Received[] = [];
+/** What the local push service received, and what it answers per path (201 unless set). */
+const pushes: { path: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
+const pushAnswer = new Map<string, number>();
 let receiver: http.Server;
 let base = '';
 /** A listener that must never be reached: counts every connection. */
@@ -56,6 +62,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
+      if (req.url?.startsWith('/push/')) {
+        // The local push service: keeps what it was sent, answers 201 as push services do (or the test's status).
+        pushes.push({ path: req.url, headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(pushAnswer.get(req.url) ?? 201).end();
+        return;
+      }
       const body = Buffer.concat(chunks).toString('utf8');
       const json = JSON.parse(body);
       received.push({ path: req.url ?? '', headers: req.headers, body, json });
@@ -468,6 +480,72 @@ describe('evaluation and delivery', () => {
     }
     expect(events('/fails')).toHaveLength(3);
     expect((await view(a.manage_url)).status).toBe('disabled');
+  });
+});
+
+describe('Web Push', () => {
+  /** A browser's subscription: its own P-256 key pair and auth secret, on the local push service. */
+  function subscription(path: string) {
+    const ecdh = crypto.createECDH('prime256v1');
+    ecdh.generateKeys();
+    const auth = crypto.randomBytes(16).toString('base64url');
+    return {
+      ecdh,
+      auth,
+      sub: { endpoint: `${base}${path}`, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth } },
+    };
+  }
+
+  it('a subscription is active at once; a crossing sends one notification encrypted for it (aes128gcm), signed with the VAPID key, with TTL and Topic', async () => {
+    const keyRoute = lib.http.pushKeyRoute();
+    const key = await (await keyRoute.GET(new Request('http://localhost/api/v1/alerts/push-key'))).json();
+    expect(key.public_key).toMatch(/^[A-Za-z0-9_-]{80,}$/);
+    // Made once and kept: the same key on the next ask.
+    expect((await (await keyRoute.GET(new Request('http://localhost/api/v1/alerts/push-key'))).json()).public_key).toBe(key.public_key);
+
+    const { ecdh, auth, sub } = subscription('/push/1');
+    const { res, json } = await create({ metal: 'gold', currency: 'EUR', unit: 'gram', above: 65, push: sub });
+    expect(res.status).toBe(201);
+    expect(json.status).toBe('active');
+    expect(json).not.toHaveProperty('secret');
+    expect(received.filter((r) => r.path === '/push/1')).toHaveLength(0);
+    await reading(await usdFor(64));
+    await reading(await usdFor(66));
+    const pushed = pushes.filter((p) => p.path === '/push/1');
+    expect(pushed).toHaveLength(1);
+    const [p] = pushed;
+    expect(p.headers['content-encoding']).toBe('aes128gcm');
+    expect(Number(p.headers.ttl)).toBeGreaterThan(0);
+    expect(p.headers.topic).toBe(json.id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32));
+    expect(p.headers.authorization).toMatch(new RegExp(`^vapid t=[^,]+, k=${key.public_key}$`));
+    const note = JSON.parse(ece.decrypt(p.body, { version: 'aes128gcm', privateKey: ecdh, authSecret: auth }).toString('utf8'));
+    expect(note.title).toBe('Gold above €65.00/g');
+    expect(note.body).toMatch(/^€66\.00\/g at \d\d:\d\d UTC, \d{4}-\d\d-\d\d$/);
+    expect(note.data).toMatchObject({ alert_id: json.id, price: 66, currency: 'EUR', unit: 'gram' });
+    expect((await view(json.manage_url)).target).toEqual({ type: 'push', endpoint: sub.endpoint });
+  });
+
+  it('a 410 or 404 from the push service deletes the subscription; an endpoint off the known push services is refused', async () => {
+    pushAnswer.set('/push/gone', 410);
+    const { sub } = subscription('/push/gone');
+    const { json } = await create({ currency: 'EUR', unit: 'gram', above: 67, push: sub });
+    await reading(await usdFor(66));
+    await reading(await usdFor(68));
+    expect(pushes.filter((p) => p.path === '/push/gone')).toHaveLength(1);
+    expect((await manage(json.manage_url)).status).toBe(404);
+
+    process.env.ALERT_TARGETS_ALLOW = '';
+    const good = subscription('/x').sub.keys;
+    for (const endpoint of ['https://push.example.com/send/1', 'http://fcm.googleapis.com/fcm/send/1', `https://127.0.0.1:${trapPort}/`]) {
+      const { res, json: refused } = await create({ above: 10, push: { endpoint, keys: good } });
+      expect(res.status, endpoint).toBe(400);
+      expect(refused.error).toMatch(/push\.endpoint/);
+    }
+    process.env.ALERT_TARGETS_ALLOW = '127.0.0.1';
+    const bad = await create({ above: 10, push: { endpoint: `${base}/push/x`, keys: { p256dh: 'short', auth: good.auth } } });
+    expect(bad.res.status).toBe(400);
+    expect(bad.json.error).toMatch(/p256dh/);
+    expect(trapConnections).toBe(0);
   });
 });
 

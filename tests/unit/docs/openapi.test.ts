@@ -69,6 +69,9 @@ describe('OpenAPI document: what a request may send, as validators read it', () 
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '400', '413', '429', '503']));
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['AlertRequest', 'AlertCreated', 'AlertView']));
     expect(Object.keys(doc.paths['/api/v1/alerts/{id}']).sort()).toEqual(['delete', 'get', 'head']);
+    expect(doc.paths['/api/v1/alerts/push-key'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PushKey',
+    });
   });
 
   it('no schema is named after a JavaScript global; errors are ErrorBody', () => {
