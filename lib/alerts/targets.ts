@@ -42,14 +42,18 @@ const NOT_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
   ['ff00::', 8, 'ipv6'], // multicast
 ];
 
-const notPublic = new net.BlockList();
-for (const [address, prefix, family] of NOT_PUBLIC) notPublic.addSubnet(address, prefix, family);
+// One list per family: a BlockList matches an IPv4 address against its IPv4-mapped IPv6 rules and the other way
+// round, so one list holding ::ffff:0:0/96 would refuse every IPv4 address.
+const notPublic4 = new net.BlockList();
+const notPublic6 = new net.BlockList();
+for (const [address, prefix, family] of NOT_PUBLIC) (family === 'ipv4' ? notPublic4 : notPublic6).addSubnet(address, prefix, family);
 
 /** Whether `address` (an IP literal without brackets) is on the public internet. */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 0) return false;
-  return !notPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !notPublic4.check(address, 'ipv4');
+  if (family === 6) return !notPublic6.check(address, 'ipv6');
+  return false;
 }
 
 interface Allowed {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import dns from 'node:dns';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 // The decryption of RFC 8188 / 8291 that web-push encrypts with, as a browser would decrypt.
 import ece from 'http_ece';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Served } from '@/lib/prices/served-price';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { waitFor } from '../../support/expect';
@@ -260,6 +261,63 @@ describe('creating an alert', () => {
       const { res, json } = await create({ above: 10, webhook: { url } });
       expect(res.status, url).toBe(400);
       expect(json.error, url).toMatch(/webhook\.url/);
+    }
+    expect(trapConnections).toBe(0);
+  });
+
+  it('public addresses pass the address check, every other range is refused', async () => {
+    const { isPublicAddress } = await import('@/lib/alerts/targets');
+    for (const a of ['93.184.215.14', '8.8.8.8', '1.1.1.1', '151.101.1.69', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])
+      expect(isPublicAddress(a), a).toBe(true);
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.127.255.254',
+      '0.0.0.0',
+      '224.0.0.251',
+      '255.255.255.255',
+      '::1',
+      '::',
+      '::ffff:127.0.0.1',
+      '::ffff:8.8.8.8',
+      'fc00::1',
+      'fd00::1',
+      'fe80::1',
+      'ff02::1',
+      '64:ff9b::7f00:1',
+      'not an address',
+    ]) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+  });
+
+  it('a name that resolves elsewhere after the check (DNS rebinding) is refused at the connection: nothing reaches the address', async () => {
+    process.env.ALERT_TARGETS_ALLOW = '';
+    // The name answers a public address to the creation's check, then the loopback address of the trap.
+    let asked = 0;
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((_host: string, _opts: unknown, cb: (e: null, a: dns.LookupAddress[]) => void) => {
+      asked++;
+      cb(null, [{ address: asked === 1 ? '93.184.215.14' : '127.0.0.1', family: 4 }]);
+    }) as unknown as typeof dns.lookup);
+    try {
+      const { res, json } = await create({ above: 10, webhook: { url: `https://hooks.example.com:${trapPort}/rebind` } });
+      expect(res.status, JSON.stringify(json)).toBe(201);
+      await lib.deliver.kick();
+      await waitFor(
+        () => view(json.manage_url),
+        (v) => v.deliveries.length > 0,
+      );
+      const v = await view(json.manage_url);
+      expect(v.status).toBe('pending');
+      expect(v.deliveries[0]).toMatchObject({ type: 'alert.verification', http_status: null, outcome: 'failed' });
+      expect(v.deliveries[0].error).toMatch(/not public \(127\.0\.0\.1\)/);
+      expect(asked).toBeGreaterThan(1);
+    } finally {
+      lookup.mockRestore();
     }
     expect(trapConnections).toBe(0);
   });
