@@ -122,6 +122,14 @@ describe('price alerts through npm start', () => {
     expect((await app.get(path.replace(/token=[^&]+/, 'token=wrong'), { method: 'DELETE' })).status).toBe(404);
     expect((await app.get(path, { method: 'DELETE' })).status).toBe(204);
     expect((await app.get(path)).status).toBe(404);
+    // The docs: the page with its receiver, and the OpenAPI document with the POST.
+    const page = await app.get('/docs/alerts');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('standardwebhooks');
+    expect(html).toContain('wh.verify(body, req.headers)');
+    const openapi = await app.json('/api/openapi.json');
+    expect(openapi.body.paths['/api/v1/alerts'].post.operationId).toBe('createAlert');
     const preflight = await app.get('/api/v1/alerts', {
       method: 'OPTIONS',
       headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
