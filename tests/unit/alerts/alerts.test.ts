@@ -73,6 +73,8 @@ beforeAll(async () => {
       const json = JSON.parse(body);
       received.push({ path: req.url ?? '', headers: req.headers, body, json });
       const n = received.filter((r) => r.path === req.url).length;
+      // A target that takes too long: the first event attempt is never answered.
+      if (req.url === '/slow' && n === 2) return;
       const answer: { status: number; headers?: Record<string, string> } = (behaviour.get(req.url ?? '') ?? (() => ({ status: 200 })))(n);
       res.writeHead(answer.status, answer.headers);
       // A receiver that wants alerts echoes the challenge.
@@ -525,6 +527,26 @@ describe('evaluation and delivery', () => {
     expect(v.fired_count).toBe(1);
     expect(v.deliveries[0]).toMatchObject({ type: 'alert.triggered', http_status: null, outcome: 'failed' });
     expect(v.deliveries[0].error).toMatch(/webhook\.url/);
+  });
+
+  it('an answer that does not come within the timeout is retried with the same webhook-id', async () => {
+    process.env.ALERT_TIMEOUT_MS = '500';
+    try {
+      const a = await activeAlert('/slow', { above: 82 });
+      await reading(await usdFor(81));
+      await reading(await usdFor(83));
+      const tries = events('/slow');
+      expect(tries).toHaveLength(2);
+      expect(tries[0].headers['webhook-id']).toBe(tries[1].headers['webhook-id']);
+      const v = await view(a.manage_url);
+      expect(v.deliveries.slice(0, 2).map((d: { http_status: number | null; outcome: string }) => [d.http_status, d.outcome])).toEqual([
+        [200, 'delivered'],
+        [null, 'retrying'],
+      ]);
+      expect(v.deliveries[1].error).toMatch(/no answer within 0\.5 s/);
+    } finally {
+      delete process.env.ALERT_TIMEOUT_MS;
+    }
   });
 
   it('three events in a row that fail disable the alert', async () => {
