@@ -10,7 +10,7 @@ import { getStore, safely } from '../store';
 import { alertsEnabled } from './config';
 import { COUNTS_KEY, countEvent, enqueue, kick } from './deliver';
 import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, targetUrl, type Alert } from './model';
-import { allAlerts, loadAlert, removeAlert, updateAlert } from './records';
+import { allAlerts, changedAlerts, loadAlert, removeAlert, updateAlert } from './records';
 
 // Evaluation (decisions §28): on every new fresh reading of a metal, whatever took it (lib/prices/observers.ts),
 // each alert's price is computed as spot computes it (the served USD price × the FX table in use, per unit,
@@ -48,6 +48,16 @@ interface Index {
   pending: number;
   /** Live (pending, active, failing) alerts per target URL. */
   perTarget: Map<string, number>;
+  /** What each alert held added to the index when it was put in (so a change takes back exactly that). */
+  held: Map<string, Held>;
+}
+
+interface Held {
+  alert: Alert;
+  status: ReturnType<typeof statusOf>;
+  /** In a group's armed lists, or in its waiting list. */
+  armed: boolean;
+  waiting: boolean;
 }
 
 /** The previous reading of a metal, as the store keeps it. */
@@ -68,51 +78,130 @@ const FIRE_CLAIM_S = 100 * 86_400;
 
 let held: Index | null = null;
 
-function build(version: number, alerts: Alert[], now: number): Index {
-  const idx: Index = { version, groups: new Map(), armed: 0, failing: 0, pending: 0, perTarget: new Map() };
-  for (const a of alerts) {
-    const status = statusOf(a, now);
-    if (status === 'pending' || status === 'active' || status === 'failing') {
-      const url = targetUrl(a.target);
-      idx.perTarget.set(url, (idx.perTarget.get(url) ?? 0) + 1);
+function emptyIndex(version: number): Index {
+  return { version, groups: new Map(), armed: 0, failing: 0, pending: 0, perTarget: new Map(), held: new Map() };
+}
+
+function groupOf(idx: Index, a: Alert): Group {
+  let byKey = idx.groups.get(a.metal);
+  if (!byKey) idx.groups.set(a.metal, (byKey = new Map()));
+  const key = groupKey(a);
+  let g = byKey.get(key);
+  if (!g) byKey.set(key, (g = { metal: a.metal, currency: a.currency, unit: a.unit, above: [], below: [], moveUp: [], moveDown: [], waiting: [] }));
+  return g;
+}
+
+/** The sorted lists an armed alert stands in, with its level in each. */
+function listsOf(g: Group, a: Alert): [Entry[], number][] {
+  const { type, value } = a.condition;
+  if (type === 'above') return [[g.above, value]];
+  if (type === 'below') return [[g.below, value]];
+  return [
+    [g.moveUp, value],
+    [g.moveDown, -value],
+  ];
+}
+
+/** Puts one alert into the index: its counts, and its level in its group's sorted lists (a binary search each). */
+function add(idx: Index, a: Alert, now: number, sorted: boolean): void {
+  const status = statusOf(a, now);
+  const entry: Held = { alert: a, status, armed: false, waiting: false };
+  idx.held.set(a.id, entry);
+  if (status === 'pending' || status === 'active' || status === 'failing') {
+    const url = targetUrl(a.target);
+    idx.perTarget.set(url, (idx.perTarget.get(url) ?? 0) + 1);
+  }
+  if (status === 'pending') idx.pending++;
+  if (status === 'failing') idx.failing++;
+  if (!isLive(a, now)) return;
+  const g = groupOf(idx, a);
+  if (!a.armed) {
+    if (a.repeat) {
+      g.waiting.push(a);
+      entry.waiting = true;
     }
-    if (status === 'pending') idx.pending++;
-    if (status === 'failing') idx.failing++;
-    if (!isLive(a, now)) continue;
-    const key = groupKey(a);
-    let byKey = idx.groups.get(a.metal);
-    if (!byKey) idx.groups.set(a.metal, (byKey = new Map()));
-    let g = byKey.get(key);
-    if (!g) byKey.set(key, (g = { metal: a.metal, currency: a.currency, unit: a.unit, above: [], below: [], moveUp: [], moveDown: [], waiting: [] }));
-    if (!a.armed) {
-      if (a.repeat) g.waiting.push(a);
-      continue;
-    }
-    idx.armed++;
-    const { type, value } = a.condition;
-    if (type === 'above') g.above.push({ level: value, id: a.id });
-    else if (type === 'below') g.below.push({ level: value, id: a.id });
-    else {
-      g.moveUp.push({ level: value, id: a.id });
-      g.moveDown.push({ level: -value, id: a.id });
+    return;
+  }
+  idx.armed++;
+  entry.armed = true;
+  for (const [list, level] of listsOf(g, a)) {
+    const e = { level, id: a.id };
+    if (sorted) list.splice(firstAbove(list, level, true), 0, e);
+    else list.push(e);
+  }
+}
+
+/** Takes back what `add` put in for the alert `id`. */
+function remove(idx: Index, id: string): void {
+  const h = idx.held.get(id);
+  if (!h) return;
+  idx.held.delete(id);
+  const a = h.alert;
+  if (h.status === 'pending' || h.status === 'active' || h.status === 'failing') {
+    const url = targetUrl(a.target);
+    const n = (idx.perTarget.get(url) ?? 1) - 1;
+    if (n > 0) idx.perTarget.set(url, n);
+    else idx.perTarget.delete(url);
+  }
+  if (h.status === 'pending') idx.pending--;
+  if (h.status === 'failing') idx.failing--;
+  const g = idx.groups.get(a.metal)?.get(groupKey(a));
+  if (!g) return;
+  if (h.waiting) g.waiting = g.waiting.filter((w) => w.id !== id);
+  if (!h.armed) return;
+  idx.armed--;
+  for (const [list, level] of listsOf(g, a)) {
+    for (let i = firstAbove(list, level, false); i < list.length && list[i].level === level; i++) {
+      if (list[i].id === id) {
+        list.splice(i, 1);
+        break;
+      }
     }
   }
+}
+
+function build(version: number, alerts: Alert[], now: number): Index {
+  const idx = emptyIndex(version);
+  for (const a of alerts) add(idx, a, now, false);
   const byLevel = (x: Entry, y: Entry) => x.level - y.level;
   for (const byKey of idx.groups.values())
     for (const g of byKey.values()) for (const list of [g.above, g.below, g.moveUp, g.moveDown]) list.sort(byLevel);
   return idx;
 }
 
-/** The alerts as this instance holds them, read again when the store's collection has moved. */
+/**
+ * The alerts as this instance holds them. When the store's collection has moved, only what changed since the
+ * version held is read and patched in (a binary search per changed alert), so the cost follows the alerts that
+ * change (created, fired, re-armed, deleted), not those armed; the whole collection is read at the first use, or
+ * when the store cannot say what changed.
+ */
 export async function alertIndex(now = Date.now()): Promise<Index | null> {
   const version = await safely(() => getStore().docsVersion(ALERTS), 'read alerts version');
   if (version === null || (held && held.version === version)) return held;
+  if (held) {
+    const since = await safely(() => changedAlerts(held!.version), 'read changed alerts');
+    if (since) {
+      for (const id of since.removed) remove(held, id);
+      for (const a of since.alerts) {
+        remove(held, a.id);
+        add(held, a, now, true);
+      }
+      held.version = since.version;
+      await sweepExpired(since.alerts, now);
+      return held;
+    }
+  }
   const got = await safely(() => allAlerts(), 'read alerts');
   if (!got) return held;
-  const old = got.alerts.filter((a) => now - a.expires_at > KEEP_EXPIRED_MS || (a.state === 'pending' && now - a.pending_until > KEEP_EXPIRED_MS));
-  for (const a of old) await safely(() => removeAlert(a.id), 'remove expired alert');
   held = build(got.version, got.alerts, now);
+  await sweepExpired(got.alerts, now);
   return held;
+}
+
+/** Removes from the store the alerts expired long ago (among those just read). */
+async function sweepExpired(alerts: Alert[], now: number): Promise<void> {
+  const old = alerts.filter((a) => now - a.expires_at > KEEP_EXPIRED_MS || (a.state === 'pending' && now - a.pending_until > KEEP_EXPIRED_MS));
+  for (const a of old) await safely(() => removeAlert(a.id), 'remove expired alert');
 }
 
 /** First index of `list` (sorted by level) whose level is above `x` (strict) or at least `x`. */

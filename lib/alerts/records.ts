@@ -47,6 +47,12 @@ export async function allAlerts(): Promise<{ version: number; alerts: Alert[] }>
   return { version, alerts: docs };
 }
 
+/** The alerts written and the ids removed after `since`, or null when the whole collection must be read. */
+export async function changedAlerts(since: number): Promise<{ version: number; alerts: Alert[]; removed: string[] } | null> {
+  const got = await getStore().docsSince<Alert>(ALERTS, since);
+  return got && { version: got.version, alerts: got.docs, removed: got.removed };
+}
+
 /**
  * Reads the alert, applies `change` and writes it back; nothing when the alert is gone (deleted meanwhile) or
  * `change` returns false. Returns the alert as written, or null.

@@ -53,7 +53,10 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
         PRIMARY KEY (series, d)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS counts (key TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, expires_at INTEGER NOT NULL,
         PRIMARY KEY (key, name)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL, v INTEGER NOT NULL,
+        PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS docs_by_version ON docs (coll, v);
+      CREATE TABLE IF NOT EXISTS doc_gone (coll TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS doc_versions (coll TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
@@ -158,7 +161,13 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       `INSERT INTO bar_versions (series, version, epoch) VALUES (?, ?, ?)
        ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1), epoch = max(excluded.epoch, bar_versions.epoch + 1)`,
     ),
-    putDoc: db.prepare('INSERT OR REPLACE INTO docs (coll, id, value) VALUES (?, ?, ?)'),
+    // Each document carries the collection version that wrote it, each removal leaves its id and version behind:
+    // docsSince reads only what moved.
+    putDoc: db.prepare('INSERT OR REPLACE INTO docs (coll, id, value, v) VALUES (?, ?, ?, ?)'),
+    unGone: db.prepare('DELETE FROM doc_gone WHERE coll = ? AND id = ?'),
+    gone: db.prepare('INSERT OR REPLACE INTO doc_gone (coll, id, v) VALUES (?, ?, ?)'),
+    docsSince: db.prepare('SELECT value FROM docs WHERE coll = ? AND v > ?'),
+    goneSince: db.prepare('SELECT id FROM doc_gone WHERE coll = ? AND v > ?'),
     getDoc: db.prepare('SELECT value FROM docs WHERE coll = ? AND id = ?'),
     deleteDoc: db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?'),
     allDocs: db.prepare('SELECT value FROM docs WHERE coll = ?'),
@@ -175,6 +184,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
   const barAt = (series: string, d: string) => (q.bar.get(series, d) as DailyBar | undefined) ?? null;
   const putBar = (series: string, b: DailyBar) => q.putBar.run(series, b.d, b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1);
   const value = (key: string) => (q.get.get(key, now()) as { value: string } | undefined)?.value;
+  const docVersion = (coll: string) => Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0);
   const versionOf = (series: string): BarsVersion => {
     const row = q.version.get(series) as BarsVersion | undefined;
     return { version: Number(row?.version ?? 0), epoch: Number(row?.epoch ?? 0) };
@@ -338,8 +348,9 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const json = JSON.stringify(v);
       guard('putDoc', () =>
         immediate(() => {
-          q.putDoc.run(coll, id, json);
           q.bumpDocs.run(coll);
+          q.putDoc.run(coll, id, json, docVersion(coll));
+          q.unGone.run(coll, id);
         }),
       );
     },
@@ -351,7 +362,10 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       return guard('deleteDoc', () =>
         immediate(() => {
           const gone = Number(q.deleteDoc.run(coll, id).changes) > 0;
-          if (gone) q.bumpDocs.run(coll);
+          if (gone) {
+            q.bumpDocs.run(coll);
+            q.gone.run(coll, id, docVersion(coll));
+          }
           return gone;
         }),
       );
@@ -366,7 +380,18 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       );
     },
     async docsVersion(coll) {
-      return guard('docsVersion', () => Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0));
+      return guard('docsVersion', () => docVersion(coll));
+    },
+    async docsSince<T>(coll: string, since: number) {
+      return guard('docsSince', () =>
+        snapshot(() => {
+          const version = docVersion(coll);
+          if (since > version) return null;
+          const rows = q.docsSince.all(coll, since) as { value: string }[];
+          const removed = (q.goneSince.all(coll, since) as { id: string }[]).map((r) => r.id);
+          return { version, docs: rows.map((r) => JSON.parse(r.value) as T), removed };
+        }),
+      );
     },
     async foldBar(series, date, t, price) {
       return guard('foldBar', () =>
@@ -500,6 +525,9 @@ class MemoryOnlyStore implements Store {
   }
   async docsVersion(): Promise<number> {
     return this.down('docsVersion');
+  }
+  async docsSince<T>(): Promise<{ version: number; docs: T[]; removed: string[] } | null> {
+    return this.down('docsSince');
   }
   async counts(): Promise<Record<string, number>[]> {
     return this.down('counts');

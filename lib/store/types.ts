@@ -103,6 +103,12 @@ export interface Store {
   deleteDoc(coll: string, id: string): Promise<boolean>;
   /** Every document of `coll` and the version they are at: one read (one round trip in KV). */
   docs<T>(coll: string): Promise<{ version: number; docs: T[] }>;
+  /**
+   * What changed in `coll` since version `since`: the documents written after it and the ids removed after it, with
+   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), so the
+   * reader reads the whole collection. Lets an instance holding many documents follow a few changes cheaply.
+   */
+  docsSince<T>(coll: string, since: number): Promise<{ version: number; docs: T[]; removed: string[] } | null>;
   /** The version of `coll` alone (0 when never written): a cheap read, so an instance holding the documents knows when to read again. */
   docsVersion(coll: string): Promise<number>;
   /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */

@@ -515,6 +515,30 @@ describe('evaluation and delivery', () => {
     expect(events('/move-up')).toHaveLength(1);
   });
 
+  it('after the first read, a change costs the evaluation what changed, not the whole collection', async () => {
+    await reading(await usdFor(50));
+    const store = lib.store.getStore();
+    const whole = vi.spyOn(store, 'docs');
+    const since = vi.spyOn(store, 'docsSince');
+    try {
+      const a = await activeAlert('/incremental', { below: 48 });
+      await reading(await usdFor(47));
+      expect(events('/incremental')).toHaveLength(1);
+      await manage(a.manage_url, 'DELETE');
+      await reading(await usdFor(50));
+      expect(since).toHaveBeenCalled();
+      // The job queue is read whole (it holds only what waits); the alerts never again.
+      expect(whole.mock.calls.filter(([coll]) => coll === 'alerts')).toHaveLength(0);
+      const counts = await lib.evaluate.alertCounts();
+      const direct = (await store.docs<import('@/lib/alerts/model').Alert>('alerts')).docs;
+      const { isLive } = await import('@/lib/alerts/model');
+      expect(counts.armed).toBe(direct.filter((x) => isLive(x) && x.armed).length);
+    } finally {
+      whole.mockRestore();
+      since.mockRestore();
+    }
+  });
+
   it('the target is checked again at delivery: an address no longer allowed is never connected to', async () => {
     const a = await activeAlert('/revoked', { above: 75 });
     // The operator takes the allowance back: the next delivery must not reach the receiver.
