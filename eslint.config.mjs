@@ -15,9 +15,10 @@ export const LIB_LAYERS = {
   sources: ['store', 'schemas', 'reference', 'calendar', 'core'],
   prices: ['sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   series: ['prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  alerts: ['prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   reserves: ['sources', 'schemas', 'reference', 'core'],
-  status: ['series', 'prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
-  http: ['status', 'series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  status: ['alerts', 'series', 'prices', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
+  http: ['status', 'alerts', 'series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   mcp: ['status', 'series', 'prices', 'reserves', 'sources', 'store', 'schemas', 'reference', 'calendar', 'core'],
   docs: ['http', 'schemas', 'reference', 'core'],
 };

@@ -11,6 +11,9 @@ export async function register() {
     const { feeds } = await import('./lib/sources/feeds');
     for (const feed of Object.values(feeds)) void feed.read();
   }
+  // The price alerts hear every served price from now on, and the deliveries left queued resume.
+  const { startAlerts } = await import('./lib/alerts/evaluate');
+  startAlerts();
   // The in-process sampler of a self-hosted server (on Vercel, Vercel Cron calls /api/cron/sample; see vercel.json).
   // Its code (prices, sources, the series) loads only where it runs.
   if (!process.env.VERCEL && config.samplerEnabled()) {

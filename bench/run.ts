@@ -4,6 +4,7 @@
 // Each section is a file of its own in bench/; this one picks them and prints the machine.
 import os from 'node:os';
 import { lighthouseSection } from './lighthouse';
+import { alertsSection } from './alerts';
 import { appSection } from './app';
 import { barsSection } from './bars';
 import { cacheSection } from './cache';
@@ -23,10 +24,11 @@ async function main() {
   // `app` (everything else), `lighthouse` (scores and page weights, bench/lighthouse.ts, LH_RUNS runs per
   // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
   // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
-  // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute).
+  // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
+  // `alerts` (one reading's evaluation with 100,000 alerts armed, in process, bench/alerts.ts, about a minute).
   // `npm run bench -- cache` is BENCH_ONLY=cache.
   const only = new Set(
-    (process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,outcomes,stream,lighthouse').split(','),
+    (process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,outcomes,stream,alerts,lighthouse').split(','),
   );
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
@@ -44,6 +46,7 @@ async function main() {
   if (only.has('history')) await historySection();
   if (only.has('outcomes')) await outcomesSection();
   if (only.has('stream')) await streamSection();
+  if (only.has('alerts')) await alertsSection();
   if (only.has('lighthouse')) await lighthouseSection();
 }
 

@@ -10,7 +10,10 @@
 // - everything else (pages, widget pages, static files): GET and HEAD, OPTIONS on /embed.js (the
 //   one file other sites fetch), anything else 405 JSON with `Allow`.
 //
-// Only POST /mcp reads a request body. Any other request that comes with one is answered without
+// The price alerts (decisions §28) are the one REST resource that takes more than GET: POST on
+// /api/v1/alerts, DELETE on an alert's manage URL /api/v1/alerts/{id}.
+//
+// Only POST /mcp and POST /api/v1/alerts read a request body. Any other request that comes with one is answered without
 // reading it and the connection is closed, so an unwanted upload is never buffered or drained.
 
 import http from 'node:http';
@@ -23,9 +26,11 @@ const REFUSED_METHOD_HEADER = 'x-refused-method';
  * @typedef {{ pass: string[], byRoute?: boolean, allow?: string, cors?: boolean }} Rule
  */
 
-/** @type {Record<'api' | 'mcp' | 'embed' | 'page', Rule>} */
+/** @type {Record<'api' | 'alerts' | 'alert' | 'mcp' | 'embed' | 'page', Rule>} */
 const RULES = {
   api: { pass: ['GET', 'HEAD', 'OPTIONS'], byRoute: true },
+  alerts: { pass: ['POST', 'OPTIONS'], byRoute: true },
+  alert: { pass: ['GET', 'HEAD', 'DELETE', 'OPTIONS'], byRoute: true },
   // The route itself answers GET (and so HEAD) with its 405.
   mcp: { pass: ['POST', 'OPTIONS', 'GET', 'HEAD'], byRoute: true },
   embed: { pass: ['GET', 'HEAD'], allow: 'GET, HEAD, OPTIONS', cors: true },
@@ -52,7 +57,7 @@ export function handleMethods(server, { app, serve }) {
     const method = req.method ?? '';
     const path = pathOf(req.url);
     const rule = ruleFor(path);
-    if (hasBody(req) && !(method === 'POST' && path === '/mcp')) res.shouldKeepAlive = false;
+    if (hasBody(req) && !readsBody(method, path)) res.shouldKeepAlive = false;
     if (rule.pass.includes(method)) return serve(req, res);
     if (method === 'OPTIONS' && rule.cors) return preflight(req, res, rule);
     if (rule.byRoute) {
@@ -68,7 +73,7 @@ export function handleMethods(server, { app, serve }) {
   server.on('request', onRequest);
   // Invite the body only where it is read; anything else is answered straight away.
   server.on('checkContinue', (req, res) => {
-    if (req.method === 'POST' && pathOf(req.url) === '/mcp') res.writeContinue();
+    if (readsBody(req.method ?? '', pathOf(req.url))) res.writeContinue();
     onRequest(req, res);
   });
   // Nothing here tunnels: CONNECT is answered as an ordinary request, then the connection closes.
@@ -107,9 +112,18 @@ function pathOf(url = '') {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
+/** Whether the request's body is read: POST /mcp and POST /api/v1/alerts. @param {string} method @param {string} path */
+function readsBody(method, path) {
+  return method === 'POST' && (path === '/mcp' || path === ALERTS_PATH);
+}
+
+const ALERTS_PATH = '/api/v1/alerts';
+
 /** @param {string} path @returns {Rule} */
 function ruleFor(path) {
   if (path === '/mcp') return RULES.mcp;
+  if (path === ALERTS_PATH) return RULES.alerts;
+  if (path.startsWith(`${ALERTS_PATH}/`) && !path.slice(ALERTS_PATH.length + 1).includes('/')) return RULES.alert;
   if (path === '/api' || path.startsWith('/api/') || path === '/llms.txt') return RULES.api;
   if (path === '/embed.js') return RULES.embed;
   return RULES.page;

@@ -30,6 +30,8 @@ export interface Metrics {
   upstreamFailures: Counter;
   responseCache: Counter;
   openStreams: Gauge;
+  alerts: Gauge;
+  alertEvents: Gauge;
   kvErrors: Counter;
   recordWrites: Counter;
 }

@@ -10,6 +10,7 @@ const KEY = Symbol.for('goldapi.metrics');
 /** Request paths the service serves, as the patterns metrics name them; anything else is `other`. */
 const ROUTES = /** @type {[RegExp, (m: RegExpMatchArray) => string][]} */ ([
   [/^\/api\/v1\/(spot|intraday|history|chart|reserves|stream|status)(\.csv)?$/, (m) => `/api/v1/${m[1]}${m[2] ?? ''}`],
+  [/^\/api\/v1\/alerts(\/[^/]+)?$/, (m) => (m[1] ? '/api/v1/alerts/{id}' : '/api/v1/alerts')],
   [/^\/api\/(health|openapi\.json|cron\/sample)$/, (m) => `/api/${m[1]}`],
   [/^\/api\//, () => '/api/*'],
   [/^\/mcp$/, () => '/mcp'],
@@ -122,6 +123,8 @@ function create() {
       "npm start's response cache: hits (stale ones included), misses and 304s it answered itself",
     ),
     openStreams: new Family('gauge', 'goldapi_open_streams', 'Open price streams (GET /api/v1/stream)'),
+    alerts: new Family('gauge', 'goldapi_alerts', 'Price alerts by state: armed, pending (waiting for the verification), failing'),
+    alertEvents: new Family('gauge', 'goldapi_alert_events', 'Price alert events since the store began, every instance: fired, delivered, failed'),
     kvErrors: new Family(
       'counter',
       'goldapi_kv_errors_total',

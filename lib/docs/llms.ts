@@ -50,6 +50,7 @@ export function llmsText(origin: string): string {
       `\`${origin}${STREAM_OPERATION.path}?currency=EUR&unit=gram\` (\`curl -N\`, or \`new EventSource(url)\` in a browser): a \`price\` event at once and on every change ` +
       '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, `market` and `data_state`), `id` the time of the newest price, a `heartbeat` event every 15 s when quiet (none for 30 s: a proxy holds the stream back, poll spot); ' +
       'it ends every few minutes and EventSource reconnects. Stale is the last real price flagged `stale`, never seen is null.',
+    `- [POST ${origin}/api/v1/alerts](${origin}/docs/alerts): keyless price alerts, the one REST operation that writes: JSON \`{metal, currency, unit, above | below | move_pct, repeat?, webhook: {url}}\` → 201 \`{id, status, manage_url, expires_at, secret}\`; the webhook (https, public address) answers an \`alert.verification\` challenge, then gets one \`alert.triggered\` event per crossing of the level between two fresh readings, signed per Standard Webhooks; \`manage_url\` GET shows the alert and its deliveries, DELETE removes it; 10 creations per client per hour. \`push: {endpoint, keys}\` (a browser's PushSubscription, subscribed with the key of \`GET ${origin}/api/v1/alerts/push-key\`) instead of \`webhook\` sends Web Push notifications`,
     `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,
     '',
     '## MCP (tool protocol)',

@@ -21,6 +21,8 @@ import { PriceTextQuery } from '../schemas/price';
 import streamExample from '../data/examples/stream.json';
 import statusExample from '../data/examples/status.json';
 import { Status } from '../schemas/status';
+// The alerts' request and answers register their components (AlertRequest, AlertCreated, AlertView) on import.
+import '../schemas/alerts';
 
 // The OpenAPI 3.1 document, generated from the zod schemas that type the responses: one source
 // of truth. Each operation lists its query schema, its 200 body and the errors it can answer.
@@ -479,6 +481,109 @@ const CONDITIONAL_PARAMETERS: Json[] = [
   },
 ];
 
+/** POST /api/v1/alerts and an alert's manage URL (decisions §28): the only operations that are not GET. */
+function alertPaths(): Json {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+  const off = error('Alerts are turned off on this deployment (ALERTS=off)');
+  const idParams = [
+    { name: 'id', in: 'path', required: true, description: 'The alert’s id (`alrt_…`)', schema: { type: 'string' } },
+    { name: 'token', in: 'query', required: true, description: 'The manage token from `manage_url`', schema: { type: 'string' } },
+  ];
+  const notFound = error('No such alert, or a wrong token (the same answer for both)');
+  return {
+    '/api/v1/alerts': {
+      post: {
+        operationId: 'createAlert',
+        summary: 'Create a price alert delivered to a webhook or a browser (Web Push)',
+        description:
+          'Keyless: the answer holds the alert’s `manage_url` (with a random token: GET shows the alert, DELETE removes it) and the signing ' +
+          '`secret` (`whsec_…`), both shown once. The target first receives an `alert.verification` event and must answer 2xx within 10 s ' +
+          'with the `challenge` in its body; the alert is `pending` until then (24 h at most). Then, on every fresh reading of the metal, ' +
+          'a crossing of the level between two readings (previous < level ≤ current for `above`; current ≤ level < previous for `below`; ' +
+          '±P % of the day change for `move_pct`) sends one `alert.triggered` event, never on a stale price, as a Standard Webhooks POST ' +
+          '(`webhook-id`, `webhook-timestamp`, `webhook-signature`). Retried with the same `webhook-id` after a timeout, a network error, 429 or ' +
+          '5xx (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); another 4xx fails at once, 410 disables, three failed events in a row disable; redirects ' +
+          'are not followed. The URL must be https on a public address. With `push` (a browser’s PushSubscription on a known push ' +
+          'service, subscribed with `/api/v1/alerts/push-key`) the alert is active at once and each event is a Web Push notification ' +
+          '(aes128gcm, VAPID, a TTL and a Topic per alert); a 404 or 410 from the push service deletes it. 10 creations per client per hour, 20 live alerts per target URL; ' +
+          'alerts expire after 90 days. Body: JSON, at most 4 KB.',
+        tags: ['Alerts'],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertRequest' } } } },
+        responses: {
+          201: {
+            description: 'Created; `Location` is the manage URL',
+            headers: {
+              Location: { description: 'The manage URL', schema: { type: 'string' } },
+              RateLimit: { description: 'What is left of the creation limit (IETF draft)', schema: { type: 'string' } },
+              'RateLimit-Policy': { description: '`"alerts";q=10;w=3600`', schema: { type: 'string' } },
+            },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertCreated' } } },
+          },
+          400: error('Invalid alert (the field named, with `valid` values where a list has them), or a webhook URL refused'),
+          413: error('Body larger than 4 KB'),
+          429: error('Over 10 creations per client per hour (with `Retry-After`), or 20 live alerts on this target URL'),
+          503: off,
+        },
+      },
+    },
+    '/api/v1/alerts/push-key': {
+      get: {
+        operationId: 'getPushKey',
+        summary: 'The VAPID public key for Web Push alerts',
+        description:
+          'The `applicationServerKey` a browser subscribes with (`pushManager.subscribe`) before it POSTs its subscription as `push` to ' +
+          '`/api/v1/alerts`: VAPID_PUBLIC_KEY when set, else a key pair made once and kept in the store. Not cached.',
+        tags: ['Alerts'],
+        responses: {
+          200: { description: 'The key', content: { 'application/json': { schema: { $ref: '#/components/schemas/PushKey' } } } },
+          503: off,
+        },
+      },
+      head: {
+        operationId: 'headPushKey',
+        summary: 'The VAPID public key (headers only)',
+        description: 'The headers `GET /api/v1/alerts/push-key` would send, with no body.',
+        tags: ['Alerts'],
+        responses: { 200: { description: 'The key: headers only' }, 503: { description: 'Alerts off: headers only' } },
+      },
+    },
+    '/api/v1/alerts/{id}': {
+      get: {
+        operationId: 'getAlert',
+        summary: 'An alert, its status and its latest deliveries',
+        description: 'The manage URL given at creation. Not cached.',
+        tags: ['Alerts'],
+        parameters: idParams,
+        responses: {
+          200: { description: 'The alert', content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertView' } } } },
+          404: notFound,
+          503: off,
+        },
+      },
+      head: {
+        operationId: 'headAlert',
+        summary: 'An alert (headers only)',
+        description: 'The headers `GET /api/v1/alerts/{id}` would send, with no body.',
+        tags: ['Alerts'],
+        parameters: idParams,
+        responses: {
+          200: { description: 'The alert: headers only' },
+          404: { description: 'No such alert: headers only' },
+          503: { description: 'Alerts off: headers only' },
+        },
+      },
+      delete: {
+        operationId: 'deleteAlert',
+        summary: 'Delete an alert',
+        description: 'Removes the alert; no event is sent for it from then on.',
+        tags: ['Alerts'],
+        parameters: idParams,
+        responses: { 204: { description: 'Deleted' }, 404: notFound, 503: off },
+      },
+    },
+  };
+}
+
 export function openApiDocument(origin: string): Json {
   const paths: Json = {};
   for (const op of OPERATIONS) {
@@ -551,6 +656,7 @@ export function openApiDocument(origin: string): Json {
     };
   }
   paths[STREAM_OPERATION.path] = streamPath();
+  Object.assign(paths, alertPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -558,7 +664,7 @@ export function openApiDocument(origin: string): Json {
       version: API_VERSION,
       summary: 'Free, keyless gold market data, honest about freshness',
       description:
-        'Read-only REST API for gold market data. No key, no account, CORS open. A price is never simulated or invented: during an ' +
+        'REST API for gold market data, read-only but for keyless price alerts (`/api/v1/alerts`). No key, no account, CORS open. A price is never simulated or invented: during an ' +
         'upstream outage the last real price is served with `stale: true`; with none, the answer is 503 `unavailable`. Every response ' +
         'carries `data_state` and `updated_at`. Prices are indicative mid-market reference rates, not tradable quotes. ' +
         `Service build ${VERSION}.`,
@@ -573,6 +679,7 @@ export function openApiDocument(origin: string): Json {
       { name: 'Series', description: 'Time series: the recorded intraday samples, daily history and OHLCV bars' },
       { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country' },
       { name: 'Status', description: 'How the upstream sources and the service’s own record have behaved' },
+      { name: 'Alerts', description: 'Keyless price alerts delivered to your webhook (the only operations that write)' },
     ],
     paths,
     components: { schemas: componentSchemas() },

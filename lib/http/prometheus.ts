@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { config } from '../core/config';
 import { metrics } from '../core/metrics.mjs';
 import { streamHub } from './stream-hub';
+import { alertCounts } from '../alerts/evaluate';
 
 // /metrics for Prometheus (decisions §26): prom-client's registry with its default process metrics and the
 // service's own families (lib/core/metrics.mjs), in the text exposition format. Only this route loads
@@ -39,5 +40,8 @@ export async function metricsResponse(req: Request): Promise<Response> {
   }
   const r = registry();
   metrics().openStreams.set(streamHub().size);
+  const alerts = await alertCounts();
+  for (const state of ['armed', 'pending', 'failing'] as const) metrics().alerts.set(alerts[state], { state });
+  for (const kind of ['fired', 'delivered', 'failed'] as const) metrics().alertEvents.set(alerts[kind], { kind });
   return plain(200, await r.metrics(), { 'Content-Type': r.contentType });
 }

@@ -68,7 +68,7 @@ export function unknownApiRoute(state: () => Promise<DataState>): Record<Method,
   return { GET: notFound, HEAD: notFound, OPTIONS: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
-function errorResponder(state?: () => Promise<DataState>, as?: ErrorAnswer) {
+export function errorResponder(state?: () => Promise<DataState>, as?: ErrorAnswer) {
   return async (req: Request, err: unknown): Promise<Response> => {
     const current = state ? await state().catch(() => NOTHING) : NOTHING;
     if (as) return as(req, err, current);

@@ -1,6 +1,7 @@
 import { recordPair } from './agreement';
 import { recordServed } from './bars';
 import { recordLondon } from './london';
+import { notifyServed } from './observers';
 import { metalFeeds } from '../sources/feeds';
 import type { Reading, Status } from '../sources/freshness';
 import { UNAVAILABLE } from '../sources/freshness';
@@ -65,6 +66,8 @@ export async function servedPrice(metal: MetalId): Promise<ServedNow> {
   // Where the price is chosen, the two sources' gap is kept for the status page.
   const pair = recordPair(metal, p, { ...q, value: q.value?.mid ?? null });
   if (pair) afterAnswer(pair);
+  // The price alerts (and any other observer) hear of it; their work never holds this answer.
+  notifyServed(metal, served);
   return { ...served, recorded };
 }
 

@@ -102,12 +102,26 @@ export const StoreStatus = z
   })
   .register(components, { id: 'StoreStatus' });
 
+export const AlertCounts = z
+  .object({
+    enabled: z.boolean().meta({ description: 'false when the deployment turned alerts off (ALERTS=off)' }),
+    armed: z.number().int().meta({ description: 'Alerts a crossing would fire now' }),
+    pending: z.number().int().meta({ description: 'Alerts whose target has not answered the verification yet' }),
+    failing: z.number().int().meta({ description: 'Alerts whose last delivery failed' }),
+    fired: z.number().int().meta({ description: 'Events fired since the store began' }),
+    delivered: z.number().int().meta({ description: 'Events delivered (2xx) since the store began' }),
+    failed: z.number().int().meta({ description: 'Events that could not be delivered since the store began' }),
+  })
+  .meta({ description: 'The price alerts (POST /api/v1/alerts), every instance counted' })
+  .register(components, { id: 'AlertCounts' });
+
 export const Status = z
   .object({
     upstreams: z.array(UpstreamStatus),
     agreement: z.array(Agreement).meta({ description: 'The two live spot sources over the last 24 hours, per metal' }),
     record: z.array(RecordStatus).meta({ description: 'The daily spot bars and the sampler, per metal' }),
     store: StoreStatus,
+    alerts: AlertCounts,
     version: z.string().meta({ description: 'The running build (semver)' }),
     data_state: DataState.meta({
       description:

@@ -1,3 +1,4 @@
+import { alertCounts, type AlertCounts } from '../alerts/evaluate';
 import { sessionDates } from '../calendar/market';
 import { sessionNow } from '../calendar/clock';
 import { ttlMs } from '../core/config';
@@ -68,8 +69,9 @@ async function readStatus(store: ReturnType<typeof getStore>, now: number): Prom
   let pairs: { t: number; p: number }[][];
   let run: SamplerRun | null;
   let series: (readonly DailyBar[])[];
+  let alerts: AlertCounts;
   try {
-    [outcomes, pairs, run, series] = await Promise.all([
+    [outcomes, pairs, run, series, alerts] = await Promise.all([
       readOutcomes(
         UPSTREAMS.map((u) => u.name),
         now,
@@ -77,6 +79,7 @@ async function readStatus(store: ReturnType<typeof getStore>, now: number): Prom
       Promise.all(METALS.map((m) => store.range(agreementSeries(m.id), Math.floor(now / 1000) - 86_400, Math.floor(now / 1000)))),
       store.get<SamplerRun>(SAMPLER_RUN_KEY),
       Promise.all(METALS.map(async (m) => (await spotSeries(m.id, now)).bars)),
+      alertCounts(now),
     ]);
   } catch {
     return unavailable(`The store (${store.kind}) failed while the record was read`, NOTHING, now);
@@ -108,6 +111,7 @@ async function readStatus(store: ReturnType<typeof getStore>, now: number): Prom
       };
     }),
     store: { kind: store.kind, answers: true, degraded_since: h?.since ? new Date(h.since).toISOString() : null },
+    alerts,
     version: VERSION,
     data_state: { status: 'fresh', as_of: at, source: 'cache', age_seconds: 0 },
     updated_at: at,

@@ -53,6 +53,11 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
         PRIMARY KEY (series, d)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS counts (key TEXT NOT NULL, name TEXT NOT NULL, n INTEGER NOT NULL, expires_at INTEGER NOT NULL,
         PRIMARY KEY (key, name)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS docs (coll TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL, v INTEGER NOT NULL,
+        PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS docs_by_version ON docs (coll, v);
+      CREATE TABLE IF NOT EXISTS doc_gone (coll TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS doc_versions (coll TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
     `);
@@ -156,6 +161,18 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       `INSERT INTO bar_versions (series, version, epoch) VALUES (?, ?, ?)
        ON CONFLICT(series) DO UPDATE SET version = max(excluded.version, bar_versions.version + 1), epoch = max(excluded.epoch, bar_versions.epoch + 1)`,
     ),
+    // Each document carries the collection version that wrote it, each removal leaves its id and version behind:
+    // docsSince reads only what moved.
+    putDoc: db.prepare('INSERT OR REPLACE INTO docs (coll, id, value, v) VALUES (?, ?, ?, ?)'),
+    unGone: db.prepare('DELETE FROM doc_gone WHERE coll = ? AND id = ?'),
+    gone: db.prepare('INSERT OR REPLACE INTO doc_gone (coll, id, v) VALUES (?, ?, ?)'),
+    docsSince: db.prepare('SELECT value FROM docs WHERE coll = ? AND v > ?'),
+    goneSince: db.prepare('SELECT id FROM doc_gone WHERE coll = ? AND v > ?'),
+    getDoc: db.prepare('SELECT value FROM docs WHERE coll = ? AND id = ?'),
+    deleteDoc: db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?'),
+    allDocs: db.prepare('SELECT value FROM docs WHERE coll = ?'),
+    docVersion: db.prepare('SELECT version FROM doc_versions WHERE coll = ?'),
+    bumpDocs: db.prepare('INSERT INTO doc_versions (coll, version) VALUES (?, 1) ON CONFLICT(coll) DO UPDATE SET version = doc_versions.version + 1'),
     sweep: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     sweepCounts: db.prepare('DELETE FROM counts WHERE expires_at <= ?'),
     addCount: db.prepare(
@@ -167,6 +184,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
   const barAt = (series: string, d: string) => (q.bar.get(series, d) as DailyBar | undefined) ?? null;
   const putBar = (series: string, b: DailyBar) => q.putBar.run(series, b.d, b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1);
   const value = (key: string) => (q.get.get(key, now()) as { value: string } | undefined)?.value;
+  const docVersion = (coll: string) => Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0);
   const versionOf = (series: string): BarsVersion => {
     const row = q.version.get(series) as BarsVersion | undefined;
     return { version: Number(row?.version ?? 0), epoch: Number(row?.epoch ?? 0) };
@@ -326,6 +344,55 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     health(): StoreHealth {
       return { degraded: downSince !== null, since: downSince, reason: downReason };
     },
+    async putDoc(coll, id, v) {
+      const json = JSON.stringify(v);
+      guard('putDoc', () =>
+        immediate(() => {
+          q.bumpDocs.run(coll);
+          q.putDoc.run(coll, id, json, docVersion(coll));
+          q.unGone.run(coll, id);
+        }),
+      );
+    },
+    async getDoc<T>(coll: string, id: string) {
+      const row = guard('getDoc', () => q.getDoc.get(coll, id) as { value: string } | undefined);
+      return row ? (JSON.parse(row.value) as T) : null;
+    },
+    async deleteDoc(coll, id) {
+      return guard('deleteDoc', () =>
+        immediate(() => {
+          const gone = Number(q.deleteDoc.run(coll, id).changes) > 0;
+          if (gone) {
+            q.bumpDocs.run(coll);
+            q.gone.run(coll, id, docVersion(coll));
+          }
+          return gone;
+        }),
+      );
+    },
+    async docs<T>(coll: string) {
+      return guard('docs', () =>
+        snapshot(() => {
+          const version = Number((q.docVersion.get(coll) as { version: number } | undefined)?.version ?? 0);
+          const rows = q.allDocs.all(coll) as { value: string }[];
+          return { version, docs: rows.map((r) => JSON.parse(r.value) as T) };
+        }),
+      );
+    },
+    async docsVersion(coll) {
+      return guard('docsVersion', () => docVersion(coll));
+    },
+    async docsSince<T>(coll: string, since: number) {
+      return guard('docsSince', () =>
+        snapshot(() => {
+          const version = docVersion(coll);
+          if (since > version) return null;
+          const rows = q.docsSince.all(coll, since) as { value: string }[];
+          const removed = (q.goneSince.all(coll, since) as { id: string }[]).map((r) => r.id);
+          return { version, docs: rows.map((r) => JSON.parse(r.value) as T), removed };
+        }),
+      );
+    },
     async foldBar(series, date, t, price) {
       return guard('foldBar', () =>
         immediate(() => {
@@ -443,6 +510,24 @@ class MemoryOnlyStore implements Store {
   }
   async addCounts(): Promise<void> {
     this.down('addCounts');
+  }
+  async putDoc(): Promise<void> {
+    this.down('putDoc');
+  }
+  async getDoc<T>(): Promise<T | null> {
+    return this.down('getDoc');
+  }
+  async deleteDoc(): Promise<boolean> {
+    return this.down('deleteDoc');
+  }
+  async docs<T>(): Promise<{ version: number; docs: T[] }> {
+    return this.down('docs');
+  }
+  async docsVersion(): Promise<number> {
+    return this.down('docsVersion');
+  }
+  async docsSince<T>(): Promise<{ version: number; docs: T[]; removed: string[] } | null> {
+    return this.down('docsSince');
   }
   async counts(): Promise<Record<string, number>[]> {
     return this.down('counts');

@@ -140,6 +140,31 @@ bump('v', v[1], tonumber(ARGV[2]))
 bump('e', v[2], tonumber(ARGV[2]))
 return #dates`;
 
+/** Writes a document: KEYS hash, version, written ids, removed ids; ARGV id, JSON. Returns the new version. */
+const PUT_DOC = `
+local v = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], v, ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return v`;
+
+/** Removes a document (the keys of PUT_DOC; ARGV id): the new version, or 0 when there was none. */
+const DELETE_DOC = `
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+local v = redis.call('INCR', KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[4], v, ARGV[1])
+return v`;
+
+/** What changed after version ARGV[1] (the keys of PUT_DOC): {version, {JSON…}, {removed id…}}, or {-1} when ARGV[1] is ahead. */
+const DOCS_SINCE = `
+local v = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[1]) > v then return {-1} end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[1], '+inf')
+local values = {}
+for i, id in ipairs(ids) do values[i] = redis.call('HGET', KEYS[1], id) end
+return {v, values, redis.call('ZRANGEBYSCORE', KEYS[4], '(' .. ARGV[1], '+inf')}`;
+
 const encodeBar = (b: DailyBar) => [b.o, b.h, b.l, b.c, b.n, b.origin, b.t0, b.t1].join(',');
 function decodeBar(d: string, raw: string): DailyBar {
   const [o, h, l, c, n, origin, t0, t1] = raw.split(',');
@@ -347,6 +372,45 @@ class KvStore implements Store {
       else for (const [name, n] of Object.entries((h ?? {}) as Record<string, unknown>)) out[name] = Number(n);
       return out;
     });
+  }
+
+  // A collection is a hash (id → JSON) beside a counter that every change moves, a sorted set of the ids written
+  // scored by the version that wrote them, and one of the ids removed: each change is one script, so docsSince
+  // reads only what moved.
+  private docKeys(coll: string): string[] {
+    const p = this.opts.prefix;
+    return [`${p}d:${coll}`, `${p}dv:${coll}`, `${p}dw:${coll}`, `${p}dg:${coll}`];
+  }
+
+  async putDoc<T>(coll: string, id: string, value: T): Promise<void> {
+    await this.call('putDoc', () => this.client.eval(PUT_DOC, this.docKeys(coll), [id, JSON.stringify(value)]));
+  }
+
+  async getDoc<T>(coll: string, id: string): Promise<T | null> {
+    const raw = await this.call('getDoc', () => this.client.hget<string>(this.docKeys(coll)[0], id));
+    return raw === null || raw === undefined ? null : (JSON.parse(String(raw)) as T);
+  }
+
+  async deleteDoc(coll: string, id: string): Promise<boolean> {
+    return Number(await this.call('deleteDoc', () => this.client.eval(DELETE_DOC, this.docKeys(coll), [id]))) > 0;
+  }
+
+  async docs<T>(coll: string): Promise<{ version: number; docs: T[] }> {
+    const [hash, version] = this.docKeys(coll);
+    const [v, all] = await this.call('docs', () => this.client.multi().get(version).hgetall(hash).exec<[unknown, unknown]>());
+    const values = Array.isArray(all) ? all.filter((_, i) => i % 2 === 1) : Object.values((all ?? {}) as Record<string, unknown>);
+    return { version: Number(v ?? 0), docs: values.map((raw) => JSON.parse(String(raw)) as T) };
+  }
+
+  async docsSince<T>(coll: string, since: number): Promise<{ version: number; docs: T[]; removed: string[] } | null> {
+    const got = await this.call('docsSince', () => this.client.eval<string[], unknown[]>(DOCS_SINCE, this.docKeys(coll), [String(since)]));
+    const [version, values, removed] = got as [number, unknown[], unknown[]];
+    if (Number(version) < 0) return null;
+    return { version: Number(version), docs: (values ?? []).map((raw) => JSON.parse(String(raw)) as T), removed: (removed ?? []).map(String) };
+  }
+
+  async docsVersion(coll: string): Promise<number> {
+    return Number((await this.call('docsVersion', () => this.client.get<string>(this.docKeys(coll)[1]))) ?? 0);
   }
 
   private countsKey(k: string) {

@@ -92,6 +92,25 @@ export interface Store {
   addCounts(key: string, add: Record<string, number>, ttlSeconds: number): Promise<void>;
   /** The counts of each bucket of `keys`, in that order (empty for one absent or expired): one round trip in KV. */
   counts(keys: string[]): Promise<Record<string, number>[]>;
+  /**
+   * Stores the JSON document `id` of collection `coll` (replacing one held), and moves the collection's version in
+   * the same atomic step. Collections hold records read whole by every instance (the price alerts: lib/alerts/).
+   */
+  putDoc<T>(coll: string, id: string, value: T): Promise<void>;
+  /** Document `id` of `coll`, or null when absent. */
+  getDoc<T>(coll: string, id: string): Promise<T | null>;
+  /** Removes document `id` of `coll` (moving the version when one went); true when it was there. */
+  deleteDoc(coll: string, id: string): Promise<boolean>;
+  /** Every document of `coll` and the version they are at: one read (one round trip in KV). */
+  docs<T>(coll: string): Promise<{ version: number; docs: T[] }>;
+  /**
+   * What changed in `coll` since version `since`: the documents written after it and the ids removed after it, with
+   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), so the
+   * reader reads the whole collection. Lets an instance holding many documents follow a few changes cheaply.
+   */
+  docsSince<T>(coll: string, since: number): Promise<{ version: number; docs: T[]; removed: string[] } | null>;
+  /** The version of `coll` alone (0 when never written): a cheap read, so an instance holding the documents knows when to read again. */
+  docsVersion(coll: string): Promise<number>;
   /** Whether a remote backend is answering; backends that cannot be unreachable leave it out. */
   health?(): StoreHealth;
   close(): Promise<void>;

@@ -131,12 +131,18 @@ if (spot.data_state.status === 'unavailable') {
         intraday series pauses without turning stale. <a href="/docs/data#market-hours">Market hours</a>.
       </p>
 
+      <h2 id="alerts">Price alerts</h2>
+      <p>
+        <code>POST /api/v1/alerts</code> asks, without a key, for a webhook call or a browser notification when a price crosses a level in your
+        currency and unit: <a href="/docs/alerts">Price alerts</a>.
+      </p>
+
       <h2 id="errors">Errors</h2>
       <p>
         Errors are JSON with <code>error</code> (words), <code>data_state</code> and <code>updated_at</code>; an unknown currency adds{' '}
         <code>supported</code>, other invalid values add <code>valid</code>. 400 bad input, 404 a path under <code>/api/</code> that does not exist,
-        405 a method other than GET, HEAD or OPTIONS (with <code>Allow</code>), 414 a query string over 2,048 characters, 503 no real price yet.
-        Unknown query parameters are ignored, so a throwaway parameter bypasses intermediary caches.
+        405 a method other than GET, HEAD or OPTIONS (with <code>Allow</code>; the price alerts also take POST and DELETE), 414 a query string over
+        2,048 characters, 503 no real price yet. Unknown query parameters are ignored, so a throwaway parameter bypasses intermediary caches.
       </p>
 
       <h2 id="caching">Caching and fair use</h2>
@@ -145,7 +151,7 @@ if (spot.data_state.status === 'unavailable') {
         lifetime plus <code>stale-while-revalidate</code> for a CDN or proxy in front. A cached copy can read <code>fresh</code>:{' '}
         <code>data_state</code> describes the moment the answer was made, so compare <code>updated_at</code> with the current time. Cache at least 30
         seconds on your side. There is no hard rate limit on REST; above 10,000 requests a day, please get in touch. The MCP endpoint allows 120
-        requests per minute per IP. Responses are compressed (brotli or gzip) when your client asks.
+        requests per minute per IP; price alerts, 10 created per hour per IP. Responses are compressed (brotli or gzip) when your client asks.
       </p>
     </>
   );

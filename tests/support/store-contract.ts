@@ -320,5 +320,58 @@ export function storeContract(name: string, make: () => Backend): void {
       const [bar] = await store.bars('daily:xau', '2026-11-18', '2026-11-18');
       expect(bar).toMatchObject({ o: prices[0], c: prices[prices.length - 1], h: Math.max(...prices), l: Math.min(...prices), n: prices.length });
     });
+
+    it('documents: put, get, delete, read whole, and a version that moves with every change, seen from another handle', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.docsVersion('alerts')).toBe(0);
+      expect(await store.docs('alerts')).toEqual({ version: 0, docs: [] });
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      await store.putDoc('alerts', 'a', { id: 'a', level: 140.5, label: 'Zürich — 金' });
+      await other.putDoc('alerts', 'b', { id: 'b', level: 2 });
+      await store.putDoc('other', 'a', { id: 'elsewhere' });
+      const v1 = await other.docsVersion('alerts');
+      expect(v1).toBeGreaterThan(0);
+      expect(await other.getDoc('alerts', 'a')).toEqual({ id: 'a', level: 140.5, label: 'Zürich — 金' });
+      const all = await store.docs<{ id: string }>('alerts');
+      expect(all.version).toBe(v1);
+      expect(all.docs.map((d) => d.id).sort()).toEqual(['a', 'b']);
+      await store.putDoc('alerts', 'a', { id: 'a', level: 141 });
+      const v2 = await store.docsVersion('alerts');
+      expect(v2).toBeGreaterThan(v1);
+      expect(await other.getDoc('alerts', 'a')).toEqual({ id: 'a', level: 141 });
+      expect(await other.deleteDoc('alerts', 'a')).toBe(true);
+      expect(await other.deleteDoc('alerts', 'a')).toBe(false);
+      expect(await store.docsVersion('alerts')).toBeGreaterThan(v2);
+      expect((await store.docs<{ id: string }>('alerts')).docs.map((d) => d.id)).toEqual(['b']);
+      expect(await store.getDoc('other', 'a')).toEqual({ id: 'elsewhere' });
+    });
+
+    it('documents: docsSince gives what was written and removed after a version, and null for a version ahead of the store', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.docsSince('alerts', 0)).toEqual({ version: 0, docs: [], removed: [] });
+      await store.putDoc('alerts', 'a', { id: 'a', n: 1 });
+      await store.putDoc('alerts', 'b', { id: 'b', n: 1 });
+      const v1 = await store.docsVersion('alerts');
+      expect(await other.docsSince('alerts', v1)).toEqual({ version: v1, docs: [], removed: [] });
+      await other.putDoc('alerts', 'a', { id: 'a', n: 2 });
+      await other.putDoc('alerts', 'c', { id: 'c', n: 1 });
+      await other.deleteDoc('alerts', 'b');
+      const since = await store.docsSince<{ id: string; n: number }>('alerts', v1);
+      expect(since!.version).toBe(await store.docsVersion('alerts'));
+      expect(since!.docs.sort((x, y) => x.id.localeCompare(y.id))).toEqual([
+        { id: 'a', n: 2 },
+        { id: 'c', n: 1 },
+      ]);
+      expect(since!.removed).toEqual(['b']);
+      // Written again after its removal: a document again, no longer removed.
+      await store.putDoc('alerts', 'b', { id: 'b', n: 3 });
+      const again = await other.docsSince<{ id: string }>('alerts', since!.version);
+      expect(again).toEqual({ version: since!.version + 1, docs: [{ id: 'b', n: 3 }], removed: [] });
+      expect(await store.docsSince('alerts', again!.version + 100)).toBeNull();
+    });
   });
 }

@@ -57,10 +57,23 @@ describe('OpenAPI document: what a request may send, as validators read it', () 
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
     expect(doc.info.contact.url).toBe('https://example.test/docs');
     for (const [path, item] of Object.entries<any>(doc.paths)) {
+      // POST /api/v1/alerts has no GET (nor HEAD).
+      if (!item.get) continue;
       expect(item.head, path).toBeTruthy();
       expect(item.head.operationId).toBe(item.get.operationId.replace(/^get/, 'head'));
       for (const r of Object.values<any>(item.head.responses)) expect(r.content, path).toBeUndefined();
     }
+  });
+
+  it('documents POST /api/v1/alerts with its request schema, and the manage URL with GET, HEAD and DELETE', () => {
+    const post = doc.paths['/api/v1/alerts'].post;
+    expect(post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AlertRequest' });
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '400', '413', '429', '503']));
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['AlertRequest', 'AlertCreated', 'AlertView']));
+    expect(Object.keys(doc.paths['/api/v1/alerts/{id}']).sort()).toEqual(['delete', 'get', 'head']);
+    expect(doc.paths['/api/v1/alerts/push-key'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PushKey',
+    });
   });
 
   it('no schema is named after a JavaScript global; errors are ErrorBody', () => {

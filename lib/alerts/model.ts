@@ -1,0 +1,129 @@
+import type { MetalId } from '../reference/metals';
+import { perUnit, round, UNIT_DECIMALS, type Unit } from '../reference/units';
+
+// A price alert (decisions §28): one metal in one currency and unit, one condition, one target. The
+// record the store keeps (collection ALERTS) and what its manage URL shows are both built from this.
+
+export type ConditionType = 'above' | 'below' | 'move_pct';
+
+export interface Condition {
+  type: ConditionType;
+  /** The level (in the alert's currency and unit) for above/below; P (percent, > 0) for move_pct. */
+  value: number;
+}
+
+export type AlertStatus = 'pending' | 'active' | 'fired' | 'failing' | 'disabled' | 'expired';
+
+export type EventType = 'alert.verification' | 'alert.triggered';
+
+/** One attempt to deliver an event, as the manage URL lists it. */
+export interface DeliveryRecord {
+  at: string;
+  type: EventType;
+  webhook_id: string;
+  attempt: number;
+  /** The target's HTTP status, null when none came (timeout, network error, refused address). */
+  http_status: number | null;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  error?: string;
+}
+
+export interface WebhookTarget {
+  type: 'webhook';
+  url: string;
+}
+
+/** A browser's PushSubscription (decisions §28), sent with web-push (RFC 8291 aes128gcm, VAPID). */
+export interface PushTarget {
+  type: 'push';
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export type Target = WebhookTarget | PushTarget;
+
+/** The URL a target is reached at (the per-target limit counts by it). */
+export function targetUrl(t: Target): string {
+  return t.type === 'webhook' ? t.url : t.endpoint;
+}
+
+export interface Alert {
+  id: string;
+  /** SHA-256 (hex) of the manage token; the token itself is only in the manage URL given at creation. */
+  token_hash: string;
+  metal: MetalId;
+  currency: string;
+  unit: Unit;
+  condition: Condition;
+  repeat: boolean;
+  rearm_pct: number;
+  target: Target;
+  /** `whsec_` + base64 of the signing key (webhooks; empty for push). */
+  secret: string;
+  /** The public origin the alert was created from: a notification's click opens it. */
+  origin: string;
+  /** pending until the target answers the verification; fired once a one-shot alert fired. */
+  state: 'pending' | 'active' | 'fired' | 'disabled';
+  disabled_reason: string | null;
+  /** Whether a crossing fires it now (a repeating alert that fired waits to re-arm). */
+  armed: boolean;
+  /** Moves with every re-arm: each crossing of a generation is claimed once across instances. */
+  generation: number;
+  last_fired_at: number | null;
+  fired_count: number;
+  delivered_count: number;
+  /** Events in a row whose delivery failed; 3 disable the alert. */
+  consecutive_failures: number;
+  /** An attempt failed and the event waits for its retry. */
+  retrying: boolean;
+  created_at: number;
+  expires_at: number;
+  /** Until when an unverified alert waits for its target (24 h). */
+  pending_until: number;
+  deliveries: DeliveryRecord[];
+}
+
+/** Alerts expire this long after creation. */
+export const ALERT_LIFETIME_MS = 90 * 86_400_000;
+/** An alert whose target has not answered the verification expires this long after creation. */
+export const PENDING_LIFETIME_MS = 86_400_000;
+/** A repeating alert fires at most once in this span. */
+export const REPEAT_MIN_GAP_MS = 10 * 60_000;
+export const DEFAULT_REARM_PCT = 0.5;
+/** The manage URL lists this many of the latest attempts. */
+export const KEPT_DELIVERIES = 10;
+/** Events in a row that fail before the alert is disabled. */
+export const FAILURES_TO_DISABLE = 3;
+/** Live alerts one target URL may hold. */
+export const ALERTS_PER_TARGET = 20;
+/** Creations per client address per hour. */
+export const CREATIONS_PER_HOUR = 10;
+
+/** The collection of alerts and the one of queued deliveries in the store. */
+export const ALERTS = 'alerts';
+export const JOBS = 'alert-jobs';
+
+/** What the manage URL and the counts say of an alert at `now`. */
+export function statusOf(a: Alert, now = Date.now()): AlertStatus {
+  if (a.state === 'disabled') return 'disabled';
+  if (now >= a.expires_at || (a.state === 'pending' && now >= a.pending_until)) return 'expired';
+  if (a.state === 'pending') return 'pending';
+  if (a.consecutive_failures > 0 || a.retrying) return 'failing';
+  return a.state === 'fired' ? 'fired' : 'active';
+}
+
+/** Whether a crossing can fire the alert (verified, not disabled, not expired, not a one-shot that fired). */
+export function isLive(a: Alert, now = Date.now()): boolean {
+  const s = statusOf(a, now);
+  return s === 'active' || s === 'failing';
+}
+
+/** The price of one troy ounce at `usdOz` in `currency` (at `rate` per USD) and `unit`, rounded as spot rounds `xau.price`. */
+export function priceIn(usdOz: number, rate: number, unit: Unit): number {
+  return round(perUnit(usdOz * rate, unit), UNIT_DECIMALS[unit]);
+}
+
+/** The key of the prices an alert compares: one per metal, currency and unit. */
+export function groupKey(a: Pick<Alert, 'metal' | 'currency' | 'unit'>): string {
+  return `${a.metal}/${a.currency}/${a.unit}`;
+}

@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import {
+  ALERTS_PER_TARGET,
+  ALERT_LIFETIME_MS,
+  CREATIONS_PER_HOUR,
+  PENDING_LIFETIME_MS,
+  statusOf,
+  targetUrl,
+  type Alert,
+  type Target,
+} from '../alerts/model';
+import { checkPushTarget, vapidKeys } from '../alerts/push';
+import { alertsEnabled } from '../alerts/config';
+import { enqueue } from '../alerts/deliver';
+import { alertIndex, startAlerts } from '../alerts/evaluate';
+import { hashToken, loadAlert, newId, newSecret, newToken, removeAlert, saveAlert, tokenMatches } from '../alerts/records';
+import { checkTarget, RefusedTarget } from '../alerts/targets';
+import { ApiError } from '../core/errors';
+import { checkCurrency, fxInUse } from '../prices/spot';
+import { peekServed } from '../prices/served-price';
+import { AlertRequest, type AlertCreated, type AlertView, type PushKey } from '../schemas/alerts';
+import type { DataState } from '../schemas/common';
+import { toDataState } from '../sources/data-state';
+import { feeds } from '../sources/feeds';
+import { countRate, rateLimitHeaders, type RatePolicy } from '../store/rate-limit';
+import { clientAddress, publicOrigin } from './public-origin.mjs';
+import { CORS_HEADERS, send } from './respond';
+import { errorResponder, REFUSED_METHOD_HEADER } from './route';
+
+// POST /api/v1/alerts and the manage URL /api/v1/alerts/{id}?token=… (decisions §28). The only REST paths
+// that take another method than GET: the collection takes POST (JSON, at most 4 KB), an alert GET and DELETE.
+// A wrong or missing token is the same 404 as an unknown id. `ALERTS=off` answers 503 on both.
+
+export const MAX_ALERT_BODY = 4096;
+export const COLLECTION_ALLOW = 'POST, OPTIONS';
+export const ALERT_ALLOW = 'GET, HEAD, DELETE, OPTIONS';
+
+const CREATION_POLICY: RatePolicy = { name: 'alerts', limit: CREATIONS_PER_HOUR, windowS: 3600 };
+
+type Handler = (req: Request) => Promise<Response>;
+
+/** Gold's state (the alerts' errors and answers name the price they watch), without asking any upstream. */
+async function state(): Promise<DataState> {
+  return toDataState((await peekServed('gold')).reading);
+}
+
+const fail = errorResponder(state);
+
+function methods(allow: string, handlers: Partial<Record<'GET' | 'POST' | 'DELETE', Handler>>) {
+  const notAllowed: Handler = (req) =>
+    fail(req, new ApiError(405, 'Method not allowed', {}, { Allow: allow, 'Access-Control-Allow-Methods': allow }));
+  const guard =
+    (h: Handler | undefined): Handler =>
+    async (req) => {
+      if (!h || req.headers.has(REFUSED_METHOD_HEADER)) return notAllowed(req);
+      try {
+        if (!alertsEnabled()) throw new ApiError(503, 'Price alerts are turned off on this deployment (ALERTS=off)');
+        startAlerts();
+        return await h(req);
+      } catch (err) {
+        return fail(req, err);
+      }
+    };
+  const OPTIONS: Handler = async (req) => {
+    const requested = req.headers.get('access-control-request-headers');
+    const headers: Record<string, string> = { ...CORS_HEADERS, 'Access-Control-Allow-Methods': allow, 'Cache-Control': 'public, max-age=86400' };
+    if (requested) headers['Access-Control-Allow-Headers'] = requested;
+    return new Response(null, { status: 204, headers });
+  };
+  return { GET: guard(handlers.GET), POST: guard(handlers.POST), DELETE: guard(handlers.DELETE), PUT: notAllowed, PATCH: notAllowed, OPTIONS };
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  if (Number(req.headers.get('content-length')) > MAX_ALERT_BODY) throw new ApiError(413, `Body larger than ${MAX_ALERT_BODY} bytes`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new ApiError(400, 'The request body was not received whole');
+      }
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
+      if (size > MAX_ALERT_BODY) {
+        await reader.cancel().catch(() => {});
+        throw new ApiError(413, `Body larger than ${MAX_ALERT_BODY} bytes`);
+      }
+      chunks.push(chunk.value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'The body must be a JSON object (Content-Type: application/json)');
+  }
+}
+
+/** The first problem of an invalid request, in words, with the valid values where a list has them. */
+function invalid(err: z.ZodError): ApiError {
+  const issue = err.issues[0];
+  const where = issue.path.join('.');
+  const valid = issue.code === 'invalid_value' ? issue.values.map(String) : undefined;
+  const text = issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : `${where ? `${where}: ` : ''}${issue.message}`;
+  return new ApiError(400, `Invalid alert: ${text}`, valid ? { valid } : {});
+}
+
+async function create(req: Request): Promise<Response> {
+  const parsed = AlertRequest.safeParse(await readJson(req));
+  if (!parsed.success) throw invalid(parsed.error);
+  const input = parsed.data;
+  const currency = input.currency.toUpperCase();
+  const now = Date.now();
+  checkCurrency(currency, input.currency, fxInUse(await feeds.fx.read(), now).table);
+  const target: Target = input.webhook
+    ? { type: 'webhook', url: input.webhook.url }
+    : { type: 'push', endpoint: input.push!.endpoint, keys: { p256dh: input.push!.keys.p256dh, auth: input.push!.keys.auth } };
+  const url = targetUrl(target);
+  try {
+    if (target.type === 'webhook') await checkTarget(target.url);
+    else await checkPushTarget(target);
+  } catch (err) {
+    if (err instanceof RefusedTarget) throw new ApiError(400, err.message);
+    throw err;
+  }
+  const idx = await alertIndex(now);
+  if ((idx?.perTarget.get(url) ?? 0) >= ALERTS_PER_TARGET) {
+    throw new ApiError(429, `This target already holds ${ALERTS_PER_TARGET} live alerts; delete one first`);
+  }
+  const rate = await countRate(CREATION_POLICY, clientAddress(req.headers));
+  const limitHeaders = rateLimitHeaders(CREATION_POLICY, rate);
+  if (!rate.allowed) {
+    throw new ApiError(
+      429,
+      `Rate limit exceeded: ${CREATIONS_PER_HOUR} alerts created per hour per client. Retry after ${rate.reset} s.`,
+      {},
+      {
+        'Retry-After': String(rate.reset),
+        ...limitHeaders,
+      },
+    );
+  }
+  const token = newToken();
+  const condition =
+    input.above !== undefined
+      ? { type: 'above' as const, value: input.above }
+      : input.below !== undefined
+        ? { type: 'below' as const, value: input.below }
+        : { type: 'move_pct' as const, value: input.move_pct! };
+  const alert: Alert = {
+    id: newId('alrt'),
+    token_hash: hashToken(token),
+    metal: input.metal,
+    currency,
+    unit: input.unit,
+    condition,
+    repeat: input.repeat,
+    rearm_pct: input.rearm_pct,
+    target,
+    secret: target.type === 'webhook' ? newSecret() : '',
+    origin: publicOrigin(req.headers, req.url),
+    // A browser that subscribed asked for alerts itself: a push alert is active at once; a webhook proves it first.
+    state: target.type === 'webhook' ? 'pending' : 'active',
+    disabled_reason: null,
+    armed: target.type === 'push',
+    generation: 0,
+    last_fired_at: null,
+    fired_count: 0,
+    delivered_count: 0,
+    consecutive_failures: 0,
+    retrying: false,
+    created_at: now,
+    expires_at: now + ALERT_LIFETIME_MS,
+    pending_until: now + PENDING_LIFETIME_MS,
+    deliveries: [],
+  };
+  await saveAlert(alert);
+  if (target.type === 'webhook') {
+    const challenge = newToken();
+    await enqueue(alert, 'alert.verification', { alert_id: alert.id, challenge }, challenge);
+  }
+  const manage = `${alert.origin}/api/v1/alerts/${alert.id}?token=${token}`;
+  const body: AlertCreated = {
+    id: alert.id,
+    status: statusOf(alert, now),
+    manage_url: manage,
+    expires_at: new Date(alert.expires_at).toISOString(),
+    ...(target.type === 'webhook' ? { secret: alert.secret } : {}),
+    data_state: await state(),
+    updated_at: new Date(now).toISOString(),
+  };
+  return send(req, JSON.stringify(body), {
+    status: 201,
+    cache: 'no-store',
+    headers: { Location: manage, 'Access-Control-Allow-Methods': COLLECTION_ALLOW, ...limitHeaders },
+  });
+}
+
+/** The alert the URL names when its token matches, else the 404 an unknown id gets. */
+async function owned(req: Request): Promise<Alert> {
+  const url = new URL(req.url);
+  const id = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
+  const a = /^alrt_[A-Za-z0-9_-]{1,64}$/.test(id) ? await loadAlert(id) : null;
+  if (!a || !tokenMatches(a, url.searchParams.get('token'))) throw new ApiError(404, 'No such alert (or a wrong token)');
+  return a;
+}
+
+export function viewOf(a: Alert, dataState: DataState, now = Date.now()): AlertView {
+  return {
+    id: a.id,
+    status: statusOf(a, now),
+    metal: a.metal,
+    currency: a.currency,
+    unit: a.unit,
+    condition: a.condition,
+    repeat: a.repeat,
+    rearm_pct: a.rearm_pct,
+    target: a.target.type === 'webhook' ? a.target : { type: 'push', endpoint: a.target.endpoint },
+    created_at: new Date(a.created_at).toISOString(),
+    expires_at: new Date(a.expires_at).toISOString(),
+    last_fired_at: a.last_fired_at === null ? null : new Date(a.last_fired_at).toISOString(),
+    fired_count: a.fired_count,
+    delivered_count: a.delivered_count,
+    disabled_reason: a.disabled_reason,
+    deliveries: a.deliveries,
+    data_state: dataState,
+    updated_at: new Date(now).toISOString(),
+  };
+}
+
+async function show(req: Request): Promise<Response> {
+  const a = await owned(req);
+  return send(req, JSON.stringify(viewOf(a, await state())), { cache: 'no-store', headers: { 'Access-Control-Allow-Methods': ALERT_ALLOW } });
+}
+
+async function remove(req: Request): Promise<Response> {
+  const a = await owned(req);
+  await removeAlert(a.id);
+  return new Response(null, {
+    status: 204,
+    headers: { ...CORS_HEADERS, 'Access-Control-Allow-Methods': ALERT_ALLOW, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+  });
+}
+
+async function pushKey(req: Request): Promise<Response> {
+  const body: PushKey = { public_key: (await vapidKeys()).publicKey, data_state: await state(), updated_at: new Date().toISOString() };
+  return send(req, JSON.stringify(body), { cache: 'no-store', headers: { 'Access-Control-Allow-Methods': PUSH_KEY_ALLOW } });
+}
+
+export const PUSH_KEY_ALLOW = 'GET, HEAD, OPTIONS';
+
+/** /api/v1/alerts/push-key: the VAPID public key browsers subscribe with. */
+export const pushKeyRoute = () => methods(PUSH_KEY_ALLOW, { GET: pushKey });
+/** /api/v1/alerts: POST creates. */
+export const alertCollectionRoute = () => methods(COLLECTION_ALLOW, { POST: create });
+/** /api/v1/alerts/{id}?token=…: GET shows, DELETE removes. */
+export const alertRoute = () => methods(ALERT_ALLOW, { GET: show, DELETE: remove });
