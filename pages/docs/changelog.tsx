@@ -5,6 +5,15 @@ import { originProps } from '@/site/page-props';
 
 const CHANGES: [string, string, string][] = [
   [
+    'v1.10 (in progress)',
+    '2026-11',
+    "Price pages for people: `/{metal}/{currency}/{unit}` for the four metals, every currency spot accepts and every unit, server-rendered (the price exactly as spot serves it, freshness, day change with sign and arrow, previous close, session high and low, bid and ask, market hours, the four metals, the karat table), live from the price stream, with a chart from one day to 1960 that names its series, the value on a date, a converter both ways, currency, unit and language pickers (eleven languages, right-to-left for Arabic), Open Graph images, `/sitemap.xml` and `/robots.txt`. `/` and `/{metal}` answer in the visitor's saved choice or their language's region; the developer home moved to `/developers`. " +
+      "Keyless price alerts: `POST /api/v1/alerts` with a webhook (Standard Webhooks signatures, a verification handshake, retries with the same id, refused for every private, loopback or link-local address at creation and at connection) or a browser's push subscription (Web Push with the deployment's VAPID key), and a manage URL to see or cancel it. " +
+      'London-time reference values: `history?series=london&symbol=xau&time=am|pm` (silver `noon`), the first fresh spot reading at or after each London time on London business days, recorded by this service from its own spot (not the LBMA or LME prices). ' +
+      '`GET /api/v1/price.txt`: one number as text for a spreadsheet cell, Home Assistant or a shell; `/docs/recipes` for Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana and curl. ' +
+      'The v1.9 edges: `to` alone counts the window back from it; every history body names its `series`; a currency that ended (`fx.until`) or whose rates pause more than 7 days (`fx.left_out`) leaves those points out; a refused workbook is not fetched again for 6 hours; kept FX history is fetched whole weekly; `Last-Modified` is the newest data time in an answer; `/api/health` answers 200 `degraded` with the store down; `/mcp` refuses an over-limit client before reading its body; widgets in sandboxed frames and pages restored by Back stay live.',
+  ],
+  [
     'v1.9',
     '2026-11',
     "The past in any currency and unit: `history` takes `currency` (every code spot accepts that the historical rate source covers; another is a 400 listing those it does) and `unit` on every series, each point converted at the central-bank reference rate of its own date through Frankfurter v2 (`FX_HISTORY_API_URL`; `fx` on the point, `fx_d` when the rate is from an earlier day, `fx: {source, from}` on the body; never today's rate for a past date), fetched per currency as one range and then only the new days, kept in the store and shared; a failing rate source leaves USD untouched and makes a converted answer `stale` from what is kept, or 503 when nothing was. " +
