@@ -482,7 +482,7 @@ const CONDITIONAL_PARAMETERS: Json[] = [
 ];
 
 /** POST /api/v1/alerts and an alert's manage URL (decisions §28): the only operations that are not GET. */
-function alertPaths(): Json {
+export function alertPaths(): Json {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
   const off = error('Alerts are turned off on this deployment (ALERTS=off)');
   const idParams = [
@@ -490,6 +490,7 @@ function alertPaths(): Json {
     { name: 'token', in: 'query', required: true, description: 'The manage token from `manage_url`', schema: { type: 'string' } },
   ];
   const notFound = error('No such alert, or a wrong token (the same answer for both)');
+  const tooLong = error('Query string over 2048 characters');
   return {
     '/api/v1/alerts': {
       post: {
@@ -536,6 +537,7 @@ function alertPaths(): Json {
         tags: ['Alerts'],
         responses: {
           200: { description: 'The key', content: { 'application/json': { schema: { $ref: '#/components/schemas/PushKey' } } } },
+          414: tooLong,
           503: off,
         },
       },
@@ -544,7 +546,11 @@ function alertPaths(): Json {
         summary: 'The VAPID public key (headers only)',
         description: 'The headers `GET /api/v1/alerts/push-key` would send, with no body.',
         tags: ['Alerts'],
-        responses: { 200: { description: 'The key: headers only' }, 503: { description: 'Alerts off: headers only' } },
+        responses: {
+          200: { description: 'The key: headers only' },
+          414: { description: 'Query string over 2048 characters: headers only' },
+          503: { description: 'Alerts off: headers only' },
+        },
       },
     },
     '/api/v1/alerts/{id}': {

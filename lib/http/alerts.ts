@@ -25,7 +25,7 @@ import { feeds } from '../sources/feeds';
 import { countRate, rateLimitHeaders, type RatePolicy } from '../store/rate-limit';
 import { clientAddress, publicOrigin } from './public-origin.mjs';
 import { CORS_HEADERS, send } from './respond';
-import { errorResponder, REFUSED_METHOD_HEADER } from './route';
+import { errorResponder, MAX_QUERY_LENGTH, REFUSED_METHOD_HEADER } from './route';
 
 // POST /api/v1/alerts and the manage URL /api/v1/alerts/{id}?token=… (decisions §28). The only REST paths
 // that take another method than GET: the collection takes POST (JSON, at most 4 KB), an alert GET and DELETE.
@@ -55,6 +55,8 @@ function methods(allow: string, handlers: Partial<Record<'GET' | 'POST' | 'DELET
       if (!h || req.headers.has(REFUSED_METHOD_HEADER)) return notAllowed(req);
       try {
         if (!alertsEnabled()) throw new ApiError(503, 'Price alerts are turned off on this deployment (ALERTS=off)');
+        // As on every REST path: an oversized query string is refused before anything reads it.
+        if (new URL(req.url).search.length > MAX_QUERY_LENGTH) throw new ApiError(414, `Query string longer than ${MAX_QUERY_LENGTH} characters`);
         startAlerts();
         return await h(req);
       } catch (err) {

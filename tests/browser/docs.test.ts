@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
+import { alertPaths, OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
 import { recipes } from '@/site/recipes';
 import { App } from '../support/app';
 import { launchBrowser, releaseBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
@@ -290,6 +290,6 @@ describe('llms.txt', () => {
     const { status, body } = await app.json('/api/openapi.json');
     expect(status).toBe(200);
     expect(body.servers).toEqual([{ url: app.url }]);
-    expect(Object.keys(body.paths)).toEqual([...OPERATIONS.map((o) => o.path), STREAM_OPERATION.path]);
+    expect(Object.keys(body.paths)).toEqual([...OPERATIONS.map((o) => o.path), STREAM_OPERATION.path, ...Object.keys(alertPaths())]);
   });
 });

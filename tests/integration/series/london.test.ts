@@ -54,15 +54,26 @@ describe('the sampler of npm start', () => {
     expect(taken).toBeGreaterThanOrEqual(AT);
     expect(taken).toBeLessThan(AT + 5 * 60_000);
 
-    // The sampler's first point at or after 15:00 has the same price; the points before it had the earlier one.
-    const intraday = (await app.json('/api/v1/intraday?symbol=xau&hours=1')).body.points as { t: number; p: number }[];
-    const firstAfter = intraday.find((x) => x.t * 1000 + offsetMs >= AT);
-    expect(firstAfter?.p).toBe(point!.p);
+    // The sampler's first point at or after 15:00 has the same price; the points before it had the earlier one. The
+    // reading that gave the value may have fallen in a bucket the series already held a point for (one a bucket),
+    // so the series' first point after 15:00 can come with the next bucket: waited for, not assumed.
+    let intraday: { t: number; p: number }[] = [];
+    const firstAfter = () => intraday.find((x) => x.t * 1000 + offsetMs >= AT);
+    await expect
+      .poll(
+        async () => {
+          intraday = (await app.json('/api/v1/intraday?symbol=xau&hours=1')).body.points;
+          return firstAfter();
+        },
+        { timeout: 120_000, interval: 1000 },
+      )
+      .toBeDefined();
+    expect(firstAfter()!.p).toBe(point!.p);
     expect(intraday.filter((x) => x.t * 1000 + offsetMs < AT - 2000).every((x) => x.p === before.price)).toBe(true);
     // And spot serves that price now.
     expect((await app.json('/api/v1/spot')).body.spot_usd_oz).toBe(point!.p);
     // The CSV says the same.
     const csv = await (await app.get('/api/v1/history.csv?series=london&symbol=xau')).text();
     expect(csv.trim().split('\r\n')).toEqual(['date,price,time', `2026-11-24,${point!.p},${point!.t}`]);
-  });
+  }, 240_000); // a cap, not a deadline: the polls above end at their event
 });
