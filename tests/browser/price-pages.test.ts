@@ -6,6 +6,7 @@ import { dataDirWithBars } from '../support/bars';
 import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../support/market';
+import { longChartHandler } from '../support/yahoo';
 
 // The price pages in real Chromium (decisions §27): a new upstream price shows without a reload, through one stream
 // per page, and again after Back; the converter converts both ways as you type; `?date=` shows that day's value; the
@@ -20,6 +21,8 @@ beforeAll(async () => {
   fake = await FakeUpstream.start();
   // gold-api.com alone, so the price shown is the one the fake serves.
   fake.set('quotes', { mode: 'refuse' });
+  // The chart under the price draws real daily bars (the futures history, in any currency at each day's rate).
+  fake.onChart(longChartHandler());
   const dataDir = await dataDirWithBars(['2026-04-15']);
   app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' }, dataDir });
   browser = await launchBrowser();
