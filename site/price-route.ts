@@ -3,7 +3,7 @@ import { fxInUse } from '@/lib/prices/spot';
 import type { MetalId } from '@/lib/reference/metals';
 import type { Unit } from '@/lib/reference/units';
 import { feeds } from '@/lib/sources/feeds';
-import { notFoundProps } from './not-found';
+import { notFoundProps, type NotFoundProps } from './not-found';
 import { isMetal, isUnit, visitorChoice } from './price-choice';
 import { loadPricePage, type PricePageProps } from './price-page-data';
 import { DEFAULT_PRICE_CHART_RANGE, pickRange } from './price-chart-plan';
@@ -12,7 +12,7 @@ import { DEFAULT_PRICE_CHART_RANGE, pickRange } from './price-chart-plan';
 // it, the query kept); `/` (gold) and `/{metal}` in the visitor's choice, without a redirect; anything unknown is
 // the site's 404 page.
 
-export type PriceRouteProps = (PricePageProps & { range: string }) | { notFound: true } | { held: true };
+export type PriceRouteProps = (PricePageProps & { range: string }) | NotFoundProps | { held: true };
 
 const param = (ctx: GetServerSidePropsContext, name: string) => String(ctx.params?.[name] ?? '');
 const queryOf = (ctx: GetServerSidePropsContext) => {
