@@ -1,6 +1,6 @@
 import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document';
 
-/** A price page names its language and direction (decisions §27); every other page is English. */
+/** A price page and the 404 page name their language and direction (decisions §27); every other page is English. */
 interface Language {
   words?: { lang?: string };
   dir?: 'ltr' | 'rtl';

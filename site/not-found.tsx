@@ -1,48 +1,72 @@
 import type { GetServerSidePropsContext } from 'next';
 import { METALS } from '@/lib/reference/metals';
 import { UNITS } from '@/lib/reference/units';
-import { PageHead } from './layout';
+import { fill } from '@/widgets/format';
+import { STRINGS, textFor, type Language } from '@/widgets/i18n';
+import { PageHead, sentence, siteWords } from './layout';
+import { pageLanguage, type PageLanguage } from './price-choice';
 
 /** Pages that exist, for a visitor who asked for one that does not. */
 const EXAMPLES = ['/gold/usd/oz', '/gold/eur/gram', '/gold/inr/tola', '/gold/thb/baht', '/gold/hkd/tael', '/silver/gbp/oz'];
 
 // The site's own 404 page (decisions §14, §27): any address no route serves, and a price page of a metal, currency
-// or unit the service does not have. It links to what there is.
+// or unit the service does not have. It links to what there is, in the visitor's language as the price pages choose
+// it (`?lang=`, the saved choice, Accept-Language): the price pages' routes take nearly every short address, so a
+// 404 whose language hung on the route would change language with the number of slashes in a typo.
 
-/** Answers 404 for a page that renders <NotFound />. */
-export function notFoundProps(ctx: Pick<GetServerSidePropsContext, 'res'>): { props: { notFound: true } } {
-  ctx.res.statusCode = 404;
-  return { props: { notFound: true } };
+export interface NotFoundProps {
+  notFound: true;
+  /** The visitor's language; `words` and `dir` name it to pages/_document.tsx. */
+  language: PageLanguage;
+  words: { lang: string };
+  dir: 'ltr' | 'rtl';
 }
 
-export function NotFound() {
+/** Answers 404 for a page that renders <NotFound />, in the visitor's language. */
+export function notFoundProps(ctx: Pick<GetServerSidePropsContext, 'res' | 'req' | 'query'>): { props: NotFoundProps } {
+  ctx.res.statusCode = 404;
+  const language = pageLanguage(String(ctx.query.lang ?? ''), ctx.req.headers.cookie, ctx.req.headers['accept-language']);
+  const text = textFor(language.locale);
+  return { props: { notFound: true, language, words: { lang: text.lang }, dir: text.dir } };
+}
+
+export function NotFound({ language }: Partial<NotFoundProps>) {
+  const w = siteWords(language?.lang);
+  const t = STRINGS[(language?.lang ?? 'en') as Language] ?? STRINGS.en;
+  // Addresses read left to right inside a right-to-left sentence too (dir="ltr" isolates them).
+  const langQuery = language?.asked ? `?lang=${language.lang}` : '';
   return (
     <>
-      <PageHead title="Page not found" />
-      <h1>Page not found</h1>
-      <p>
-        There is no page at this address. Prices live at addresses such as <code>/gold/usd/oz</code> or <code>/silver/eur/gram</code>:
-      </p>
+      <PageHead title={w.notFound} />
+      <h1>{w.notFound}</h1>
+      <p>{sentence(w.notFoundLead, { a: <code dir="ltr">/gold/usd/oz</code>, b: <code dir="ltr">/silver/eur/gram</code> })}</p>
       <ul>
         {METALS.map((m) => (
           <li key={m.id}>
-            <a href={`/${m.id}`}>{m.name} price</a>
+            <a href={`/${m.id}${langQuery}`}>{fill(w.metalPrice, { metal: t[m.id] })}</a>
           </li>
         ))}
       </ul>
       <p>
-        Units: {UNITS.join(', ')}. Currencies: any ISO 4217 code the FX table holds, in lower case, for example{' '}
-        {EXAMPLES.map((p, i) => (
-          <span key={p}>
-            {i ? ', ' : ''}
-            <a href={p}>{p}</a>
-          </span>
-        ))}
-        .
+        {sentence(w.notFoundUnits, {
+          units: UNITS.join(', '),
+          examples: EXAMPLES.map((p, i) => (
+            <span key={p}>
+              {i ? ', ' : ''}
+              <a href={p + langQuery} dir="ltr">
+                {p}
+              </a>
+            </span>
+          )),
+        })}
       </p>
       <p>
-        The <a href="/developers">developer home</a> and the <a href="/docs">documentation</a> start here, and the API lives under{' '}
-        <code>/api/v1/</code> (see the <a href="/docs/api">API reference</a>).
+        {sentence(w.notFoundMore, {
+          developers: <a href="/developers">{w.developerHome}</a>,
+          docs: <a href="/docs">{w.documentation}</a>,
+          api: <code dir="ltr">/api/v1/</code>,
+          reference: <a href="/docs/api">{w.navApi}</a>,
+        })}
       </p>
     </>
   );

@@ -16,9 +16,6 @@ import { PageScript } from './page-script';
 // converter, the value on a date and the pickers (plain GET forms). Each figure the script keeps live carries
 // `data-f` (its words, site/price-figures.ts) and `data-v` (its number, as spot serves it).
 
-/** The chart's ranges (the chart module draws them; `?range=` opens one). */
-export const CHART_RANGES = ['1d', '5d', '1m', '6m', '1y', '5y', '10y', 'max'] as const;
-
 /** What the page's script is told: its words and what it shows (JSON in the page). */
 export interface PageConfig {
   metal: string;
@@ -143,7 +140,9 @@ export function PricePage(props: PricePageProps & { range: string }) {
           aria-label={fill(w.t.chartTitle, { name: metalWord })}
         >
           <noscript>
-            <p className="muted">{w.t.chartNoscript}</p>
+            <p className="muted" style={{ margin: 0 }}>
+              {w.t.chartNoscript}
+            </p>
           </noscript>
         </section>
 

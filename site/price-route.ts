@@ -3,16 +3,16 @@ import { fxInUse } from '@/lib/prices/spot';
 import type { MetalId } from '@/lib/reference/metals';
 import type { Unit } from '@/lib/reference/units';
 import { feeds } from '@/lib/sources/feeds';
-import { notFoundProps } from './not-found';
+import { notFoundProps, type NotFoundProps } from './not-found';
 import { isMetal, isUnit, visitorChoice } from './price-choice';
 import { loadPricePage, type PricePageProps } from './price-page-data';
-import { CHART_RANGES } from './price-page';
+import { DEFAULT_PRICE_CHART_RANGE, pickRange } from './price-chart-plan';
 
 // How the price pages answer (decisions §27): `/{metal}/{currency}/{unit}` in lower case (another case is a 308 to
 // it, the query kept); `/` (gold) and `/{metal}` in the visitor's choice, without a redirect; anything unknown is
 // the site's 404 page.
 
-export type PriceRouteProps = (PricePageProps & { range: string }) | { notFound: true } | { held: true };
+export type PriceRouteProps = (PricePageProps & { range: string }) | NotFoundProps | { held: true };
 
 const param = (ctx: GetServerSidePropsContext, name: string) => String(ctx.params?.[name] ?? '');
 const queryOf = (ctx: GetServerSidePropsContext) => {
@@ -20,9 +20,9 @@ const queryOf = (ctx: GetServerSidePropsContext) => {
   return q < 0 ? '' : ctx.resolvedUrl.slice(q);
 };
 
+/** The range `?range=` opens (read as the chart's script reads it: site/price-chart-plan.ts). */
 function rangeOf(ctx: GetServerSidePropsContext): string {
-  const r = String(ctx.query.range ?? '').toLowerCase();
-  return (CHART_RANGES as readonly string[]).includes(r) ? r : '1y';
+  return pickRange(String(ctx.query.range ?? '')) ?? DEFAULT_PRICE_CHART_RANGE;
 }
 
 async function page(

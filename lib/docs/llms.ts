@@ -42,6 +42,15 @@ export function llmsText(origin: string): string {
       'Windows: `range` (1m to 10y, ytd, max) or `from`/`to`, `group=week|month`, and `date=YYYY-MM-DD` for the last point on or before a date (with ' +
       `\`requested_date\`); every answer has \`period\` (first, last, change, change %, high, low). Example: \`${origin}/api/v1/history?currency=INR&unit=tola&date=2026-03-06\`.`,
     '',
+    '## Price pages',
+    '',
+    `- [Gold in euros per gram](${origin}/gold/eur/gram): the pages for people, at \`/{metal}/{currency}/{unit}\` (gold, silver, platinum or palladium; any currency spot accepts, in lower case; a unit as spot), ` +
+      "server-rendered and readable without scripts: the price exactly as spot serves it with its freshness and time, the day change and previous close, the session's high and low, gold's bid and ask, " +
+      'the market hours, the four metals and gold by karat in the same currency and unit, a converter, and a chart from 1 day to the monthly averages since 1960 that names the series each range draws; ' +
+      "the figures follow the price stream. `/` and `/{metal}` answer in the visitor's currency and unit. `?lang=` picks the language (en, de, fr, es, it, pt, tr, ar, hi, zh, ja), " +
+      '`?range=` the range the chart opens on (1d, 5d, 1m, 6m, 1y, 5y, 10y, max), `?date=YYYY-MM-DD` the value on that day (the last point on or before it, naming its series) and the change since. ' +
+      `The developer home is [${origin}/developers](${origin}/developers).`,
+    '',
     '## REST API',
     '',
     ...api,

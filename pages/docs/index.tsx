@@ -33,6 +33,17 @@ export default function Docs({ origin }: OriginProps) {
         </li>
       </ul>
 
+      <p>
+        For people rather than programs, the price pages at{' '}
+        <code>
+          /{'{metal}'}/{'{currency}'}/{'{unit}'}
+        </code>{' '}
+        (for example <a href="/gold/eur/gram">/gold/eur/gram</a>, <a href="/silver/usd/oz">/silver/usd/oz</a>) show the price as spot serves it with
+        its freshness, the day change, the session, the four metals and gold by karat, a converter and a chart, server-rendered and live.{' '}
+        <code>?lang=</code> picks one of eleven languages, <code>?range=</code> the chart&apos;s range (<code>1d</code> … <code>max</code>) and{' '}
+        <code>?date=YYYY-MM-DD</code> the value on a day and the change since.
+      </p>
+
       <h2 id="first">First request</h2>
       <Code title="curl">{`curl '${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1'`}</Code>
       <Code title="JavaScript (browser or Node 18+)">{`const res = await fetch('${origin}/api/v1/spot?currency=EUR&unit=gram&compact=1');

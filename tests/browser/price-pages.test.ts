@@ -1,16 +1,19 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { daysBefore } from '@/lib/calendar/dates';
+import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { dataDirWithBars } from '../support/bars';
 import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../support/market';
-import { longChartHandler } from '../support/yahoo';
+import { realChartHandler } from '../support/yahoo';
 
 // The price pages in real Chromium (decisions §27): a new upstream price shows without a reload, through one stream
 // per page, and again after Back; the converter converts both ways as you type; `?date=` shows that day's value; the
-// German and Arabic pages (right to left) render without console errors, and axe finds no serious violation.
+// German and Arabic pages (right to left) render without console errors, and axe finds no serious violation; the
+// chart mounts when scrolled to and draws each range's series (its details: price-chart.test.ts).
 
 const gold = fixture(PRIMARY_FIXTURE.XAU);
 
@@ -21,8 +24,8 @@ beforeAll(async () => {
   fake = await FakeUpstream.start();
   // gold-api.com alone, so the price shown is the one the fake serves.
   fake.set('quotes', { mode: 'refuse' });
-  // The chart under the price draws real daily bars (the futures history, in any currency at each day's rate).
-  fake.onChart(longChartHandler());
+  // COMEX futures for the chart's daily ranges (the store's one day of spot bars covers none of them).
+  fake.onChart(realChartHandler());
   const dataDir = await dataDirWithBars(['2026-04-15']);
   app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' }, dataDir });
   browser = await launchBrowser();
@@ -147,4 +150,72 @@ describe('languages and accessibility', () => {
       await page.close();
     });
   }
+});
+
+describe('the chart', () => {
+  const t = STRINGS.en;
+  /** The service's day: its clock reads OPEN_DAY. */
+  const today = new Date(OPEN_DAY).toISOString().slice(0, 10);
+  const pct = (first: number, last: number) =>
+    new Intl.NumberFormat('en', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+      last / first - 1,
+    );
+  const drawn = (page: Page) => page.getAttribute('#chart', 'data-drawn');
+  /** The change the page should write: from the first and last close of the API's answer for the window, fetched now. */
+  async function changeOf(url: string, over: (first: string) => string): Promise<string> {
+    const points: { d: string; c: number }[] = (await app.json(url)).body.points;
+    expect(points.length).toBeGreaterThan(1);
+    return `${pct(points[0].c, points.at(-1)!.c)} ${over(points[0].d)}`;
+  }
+
+  it('mounts when scrolled to; 1Y, 1D and MAX ask for their series in the page’s currency and unit, name it, and write the change of the API’s answer', async () => {
+    // A window so short that the chart starts more than the script's margin (600 px) below it.
+    const page = await browser.newPage({ viewport: { width: 375, height: 100 } });
+    const seen = watch(page);
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/v1/') && !r.url().includes('/stream') && asked.push(r.url().slice(app.url.length)));
+    await page.goto(`${app.url}/gold/eur/gram`);
+    // Two frames: an observer's first answer has come by then.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await page.locator('#chart').evaluate((s) => s.getBoundingClientRect().top - innerHeight)).toBeGreaterThan(600);
+    expect(await page.getAttribute('#chart', 'data-mounted')).toBeNull();
+    expect(asked).toEqual([]);
+    await page.locator('#chart').scrollIntoViewIfNeeded();
+    await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('1y');
+    await page.setViewportSize({ width: 1000, height: 800 });
+
+    const year = `/api/v1/history?series=futures&from=${daysBefore(today, 366)}&currency=EUR&unit=gram`;
+    expect(asked).toEqual([year]);
+    expect(await page.textContent('#chart .pc-caption')).toBe(`${t.lineFutures} · EUR/${t.abbrGram}`);
+    expect(await page.textContent('#chart .pc-change')).toBe(await changeOf(year, () => 'over 1 year'));
+
+    await page.click('#chart button[data-range="1d"]');
+    await expect.poll(() => drawn(page)).toBe('1d');
+    expect(asked.at(-1)).toBe('/api/v1/intraday?symbol=xau&hours=24');
+    // The recorded 2-minute series is in dollars per troy ounce only, and says so.
+    expect(await page.textContent('#chart .pc-caption')).toBe(`${t.lineIntraday} · USD/${t.abbrOz}`);
+
+    await page.click('#chart button[data-range="max"]');
+    await expect.poll(() => drawn(page)).toBe('max');
+    const max = '/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram';
+    expect(asked.at(-1)).toBe(max);
+    expect(await page.textContent('#chart .pc-caption')).toBe(`${t.lineMonthly} · EUR/${t.abbrGram}`);
+    expect(await page.textContent('#chart .pc-change')).toBe(await changeOf(max, (d) => `since ${d.slice(0, 4)}`));
+    expect(await page.isVisible('#chart button.pc-log')).toBe(true);
+    expect(new URL(page.url()).searchParams.get('range')).toBe('max');
+    expect(seen.errors).toEqual([]);
+    expect(seen.failed.filter((f) => !f.includes('/api/v1/stream'))).toEqual([]);
+    await page.close();
+  });
+
+  it('?range=5y opens on five years, with their change', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/gold/eur/gram?range=5y`);
+    await page.locator('#chart').scrollIntoViewIfNeeded();
+    await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('5y');
+    expect(await page.getAttribute('#chart button[data-range="5y"]', 'aria-pressed')).toBe('true');
+    const url = `/api/v1/history?series=futures&from=${daysBefore(today, 1827)}&currency=EUR&unit=gram`;
+    expect(await page.textContent('#chart .pc-change')).toBe(await changeOf(url, () => 'over 5 years'));
+    await page.close();
+  });
 });

@@ -10,7 +10,7 @@ export const config: PageConfig = { unstable_runtimeJS: false };
 export const getServerSideProps = (ctx: GetServerSidePropsContext) => canonicalPage(ctx);
 
 export default function Price(props: PriceRouteProps) {
-  if ('notFound' in props) return <NotFound />;
+  if ('notFound' in props) return <NotFound {...props} />;
   if ('held' in props) return null;
   return <PricePage {...props} />;
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_STRINGS } from '@/widgets/i18n';
 import { App } from '../../support/app';
 import { dataDirWithBars } from '../../support/bars';
 import { sleep } from '../../support/expect';
@@ -223,6 +224,27 @@ describe('which page: the address, the saved choice, the browser’s languages',
     const dev = utf8(await raw(app, '/developers'));
     expect(h1(dev)).toBe('Gold market data you can trust');
     expect(utf8(await raw(app, '/gold/usd/oz'))).toContain('<a href="/developers">Developers</a>');
+  });
+
+  it('a price page’s header and footer are in its language, a 404 in the visitor’s; other pages stay English', async () => {
+    const de = utf8(await raw(app, '/gold/eur/gram?lang=de'));
+    expect(de).toContain(`<a href="/developers">${PAGE_STRINGS.de.navDevelopers}</a>`);
+    expect(de).toContain(PAGE_STRINGS.de.disclaimer);
+    const asked = await raw(app, '/copper/usd/oz?lang=de');
+    expect(asked.status).toBe(404);
+    expect(h1(utf8(asked))).toBe(PAGE_STRINGS.de.notFound);
+    expect(utf8(asked)).toContain('href="/gold?lang=de"');
+    const ar = await raw(app, '/gold/xyz/gram', { 'accept-language': 'ar-AE' });
+    expect(ar.status).toBe(404);
+    const html = utf8(ar);
+    expect(html).toMatch(/<html lang="ar[^"]*" dir="rtl">/);
+    expect(h1(html)).toBe(PAGE_STRINGS.ar.notFound);
+    expect(html).toContain(`<a href="/docs">${PAGE_STRINGS.ar.navDocs}</a>`);
+    // Any address's 404 (here one no price route takes); the other pages are English whatever the browser.
+    expect(h1(utf8(await raw(app, '/docs/nothing/here/either?lang=de')))).toBe(PAGE_STRINGS.de.notFound);
+    const docs = utf8(await raw(app, '/docs', { 'accept-language': 'de-DE' }));
+    expect(docs).toContain('<html lang="en">');
+    expect(docs).toContain('<a href="/developers">Developers</a>');
   });
 });
 
