@@ -90,7 +90,12 @@ export function fill(template: string, values: Record<string, string | number>):
 const UNIT_KEY: Record<string, string> = { oz: 'Oz', gram: 'Gram', kg: 'Kg', tola: 'Tola', tael: 'Tael', baht: 'Baht' };
 
 /** "Gold above €140.00 per gram" in the page's language. */
-export function alertLabel(a: Pick<SavedAlert, 'metal' | 'currency' | 'unit' | 'type' | 'value'>, t: Strings, p: PageStrings, locale: string): string {
+export function alertLabel(
+  a: Pick<SavedAlert, 'metal' | 'currency' | 'unit' | 'type' | 'value'>,
+  t: Strings,
+  p: PageStrings,
+  locale: string,
+): string {
   let price: string;
   try {
     price = new Intl.NumberFormat(locale, { style: 'currency', currency: a.currency, maximumFractionDigits: 4 }).format(a.value);

@@ -1102,7 +1102,8 @@ export const PAGE_STRINGS: Record<Language, PageStrings> = {
     notifyAboveLabel: '{metal} über {price}',
     notifyBelowLabel: '{metal} unter {price}',
     notifyBadLevel: 'Geben Sie eine Marke über null ein.',
-    notifyDenied: 'Benachrichtigungen sind für diese Website blockiert. Erlauben Sie sie in den Website-Einstellungen des Browsers und versuchen Sie es erneut.',
+    notifyDenied:
+      'Benachrichtigungen sind für diese Website blockiert. Erlauben Sie sie in den Website-Einstellungen des Browsers und versuchen Sie es erneut.',
     notifyUnsupported: 'Dieser Browser kann keine Push-Benachrichtigungen empfangen.',
     notifyTooMany: 'Von hier wurden in der letzten Stunde zu viele Alarme eingerichtet. Versuchen Sie es später erneut.',
     notifyInvalid: 'Der Alarm wurde abgelehnt: {reason}',
@@ -1210,7 +1211,8 @@ export const PAGE_STRINGS: Record<Language, PageStrings> = {
     notifyAboveLabel: '{metal} por encima de {price}',
     notifyBelowLabel: '{metal} por debajo de {price}',
     notifyBadLevel: 'Introduzca un nivel mayor que cero.',
-    notifyDenied: 'Las notificaciones están bloqueadas para este sitio. Permítalas en la configuración del sitio del navegador y vuelva a intentarlo.',
+    notifyDenied:
+      'Las notificaciones están bloqueadas para este sitio. Permítalas en la configuración del sitio del navegador y vuelva a intentarlo.',
     notifyUnsupported: 'Este navegador no puede recibir notificaciones push.',
     notifyTooMany: 'Se crearon demasiadas alertas desde aquí en la última hora. Inténtelo más tarde.',
     notifyInvalid: 'La alerta fue rechazada: {reason}',

@@ -1,5 +1,17 @@
 import type { PageConfig } from '../price-page';
-import { alertLabel, alertRequest, fill, keyBytes, levelOf, readSaved, refusal, SAVED_KEY, statusWord, type Direction, type SavedAlert } from '../price-alerts';
+import {
+  alertLabel,
+  alertRequest,
+  fill,
+  keyBytes,
+  levelOf,
+  readSaved,
+  refusal,
+  SAVED_KEY,
+  statusWord,
+  type Direction,
+  type SavedAlert,
+} from '../price-alerts';
 
 // "Notify me" on a price page (decisions §28): a chunk the page's script loads when the section comes near. It
 // enables the server-rendered form: on submit it asks for notification permission, registers the service worker
@@ -122,7 +134,15 @@ export function mountAlerts(section: HTMLElement, config: PageConfig): void {
     if (res.status !== 201 || typeof body?.id !== 'string' || typeof body?.manage_url !== 'string') {
       return say(refusal(res.status, body, p));
     }
-    const a: SavedAlert = { id: body.id, manage_url: body.manage_url, metal: config.metal, currency: config.currency, unit: config.unit, type, value };
+    const a: SavedAlert = {
+      id: body.id,
+      manage_url: body.manage_url,
+      metal: config.metal,
+      currency: config.currency,
+      unit: config.unit,
+      type,
+      value,
+    };
     keep([...saved().filter((s) => s.id !== a.id), a]);
     say(fill(p.notifyCreated, { alert: label(a) }));
     showList();

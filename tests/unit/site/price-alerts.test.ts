@@ -26,7 +26,15 @@ describe('price alerts on the page', () => {
   });
 
   it('reads back the alerts it kept; anything else reads as none', () => {
-    const a = { id: 'alrt_1', manage_url: 'http://x/api/v1/alerts/alrt_1?token=t', metal: 'gold', currency: 'EUR', unit: 'gram', type: 'above', value: 1 };
+    const a = {
+      id: 'alrt_1',
+      manage_url: 'http://x/api/v1/alerts/alrt_1?token=t',
+      metal: 'gold',
+      currency: 'EUR',
+      unit: 'gram',
+      type: 'above',
+      value: 1,
+    };
     expect(readSaved(JSON.stringify([a, { id: 2 }, null]))).toEqual([a]);
     expect(readSaved('{')).toEqual([]);
     expect(readSaved('{"a":1}')).toEqual([]);
@@ -64,7 +72,10 @@ describe('price alerts on the page', () => {
 describe('the service worker’s notification', () => {
   const origin = 'https://gold.example';
   it('shows the payload’s title and body, tagged per alert, and opens its price page', () => {
-    const n = notificationOf({ type: 'alert.triggered', title: 'Gold above €140.00/g', body: '€140.10/g at 10:00 UTC', url: `${origin}/gold/eur/gram`, tag: 'alrt_1' }, origin);
+    const n = notificationOf(
+      { type: 'alert.triggered', title: 'Gold above €140.00/g', body: '€140.10/g at 10:00 UTC', url: `${origin}/gold/eur/gram`, tag: 'alrt_1' },
+      origin,
+    );
     expect(n.title).toBe('Gold above €140.00/g');
     expect(n.options).toMatchObject({ body: '€140.10/g at 10:00 UTC', tag: 'alrt_1', data: { url: `${origin}/gold/eur/gram` } });
   });
