@@ -64,6 +64,11 @@ const nextConfig: NextConfig = {
           { key: 'Access-Control-Allow-Origin', value: '*' },
         ],
       },
+      // The service worker (site/scripts/sw.ts): checked anew on each visit, so a new build's reaches readers at once.
+      {
+        source: '/sw.js',
+        headers: [{ key: 'Cache-Control', value: 'no-cache' }],
+      },
       // Widget pages may be framed by anyone (they set their own policy); nothing else may be.
       {
         source: '/((?!widgets/|w/|embed\\.js).*)',

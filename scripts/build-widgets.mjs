@@ -2,7 +2,7 @@
 // year): the widgets' (widgets/scripts/*.ts, one file each, plus the chart's library chunk) and the
 // site pages' own (site/scripts/landing.ts and builder.ts, ES modules, so the landing's chart library
 // is a chunk loaded only when the chart is about to be seen; price-chart.ts, the price pages' chart, likewise); plus public/embed.js at its stable
-// address. Writes widgets/manifest.json, which the pages read to reference the hashed files.
+// address, and public/sw.js, the service worker, at the root. Writes widgets/manifest.json, which the pages read to reference the hashed files.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -78,6 +78,8 @@ for (const [file, meta] of [result, chart, site, priceChart].flatMap((b) => Obje
 fs.writeFileSync(path.join(root, 'widgets', 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 
 await esbuild.build({ ...common, entryPoints: [path.join(root, 'widgets/embed.ts')], outfile: path.join(root, 'public', 'embed.js') });
+// The site's service worker (the price alerts' notifications) at /sw.js, so its scope is the whole site.
+await esbuild.build({ ...common, entryPoints: [path.join(root, 'site/scripts/sw.ts')], outfile: path.join(root, 'public', 'sw.js') });
 console.log('widget scripts:', manifest);
 
 // The MCP Apps views, built from the widgets' code into self-contained documents (decisions §22).

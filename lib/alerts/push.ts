@@ -74,7 +74,8 @@ function money(value: number, currency: string, unit: Unit): string {
   return `${text}${UNIT_SUFFIX[unit]}`;
 }
 
-/** The notification a browser shows: "Gold above €140.00/g", the price and its time, and the page a click opens. */
+/** The notification a browser shows: "Gold above €140.00/g", the price and its time, and the page a click opens: the
+ * alert's own price page, `/{metal}/{currency}/{unit}` (decisions §27), whose service worker shows it. */
 export function notificationOf(a: Alert, data: Record<string, unknown>): Record<string, unknown> {
   const metal = metalById(a.metal).name;
   const { type, value } = a.condition;
@@ -89,7 +90,7 @@ export function notificationOf(a: Alert, data: Record<string, unknown>): Record<
     type: 'alert.triggered',
     title,
     body: `${money(Number(data.price), a.currency, a.unit)} at ${time}`,
-    url: `${a.origin}/`,
+    url: `${a.origin}/${a.metal}/${a.currency.toLowerCase()}/${a.unit}`,
     tag: a.id,
     data,
   };

@@ -129,3 +129,26 @@ addEventListener('pageshow', (e) => {
 });
 
 if (figures) show(figures);
+
+// "Notify me": its script is a chunk of its own (site/scripts/price-alerts.ts), loaded when the section comes within a
+// screen or so of the viewport, so this first script stays small; until then its button waits, disabled.
+const notify = document.getElementById('notify');
+if (notify) {
+  const mount = () =>
+    import('./price-alerts')
+      .then((m) => m.mountAlerts(notify, config))
+      // Offline or blocked: the section keeps its server-rendered note.
+      .catch(() => undefined);
+  if (typeof IntersectionObserver !== 'function') void mount();
+  else {
+    const near = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        near.disconnect();
+        void mount();
+      },
+      { rootMargin: '600px 0px' },
+    );
+    near.observe(notify);
+  }
+}

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -27,7 +28,8 @@ beforeAll(async () => {
   // COMEX futures for the chart's daily ranges (the store's one day of spot bars covers none of them).
   fake.onChart(realChartHandler());
   const dataDir = await dataDirWithBars(['2026-04-15']);
-  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' }, dataDir });
+  // Alerts may be created for a subscription on this machine (no push service is reachable from the tests).
+  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1', ALERT_TARGETS_ALLOW: '127.0.0.1' }, dataDir });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -217,5 +219,90 @@ describe('the chart', () => {
     const url = `/api/v1/history?series=futures&from=${daysBefore(today, 1827)}&currency=EUR&unit=gram`;
     expect(await page.textContent('#chart .pc-change')).toBe(await changeOf(url, () => 'over 5 years'));
     await page.close();
+  });
+});
+
+describe('notify me', () => {
+  it('subscribes through /sw.js with the VAPID key, POSTs the alert in the page’s currency and unit, lists it with its status and cancels it; a 400 is said', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: app.url });
+    const page = await context.newPage();
+    // No push service answers here: pushManager.subscribe is stood in for by a subscription of the real shape (a P-256
+    // key, a 16-byte auth secret), which records the key it was asked to subscribe with.
+    const ecdh = crypto.createECDH('prime256v1');
+    ecdh.generateKeys();
+    const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') };
+    await page.addInitScript((keys) => {
+      const w = window as unknown as { __endpoint: string; __key: number[] | null };
+      w.__endpoint = 'http://127.0.0.1:9/push/browser-test';
+      w.__key = null;
+      PushManager.prototype.getSubscription = async () => null;
+      PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+        w.__key = [...new Uint8Array(options!.applicationServerKey as ArrayBuffer)];
+        const json = { endpoint: w.__endpoint, expirationTime: null, keys };
+        return { endpoint: json.endpoint, options, toJSON: () => json, unsubscribe: async () => true } as unknown as PushSubscription;
+      };
+    }, keys);
+    const posted: unknown[] = [];
+    const answers: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/alerts') posted.push(r.postDataJSON());
+    });
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/v1/alerts') || path === '/sw.js')
+        answers.push(`${r.request().method()} ${path.replace(/alrt_[\w-]+/, '{id}')} ${r.status()}`);
+    });
+    await page.goto(`${app.url}/gold/eur/gram`);
+    expect(await page.textContent('#pp-notify')).toBe('Notify me');
+    expect(await page.textContent('label[for="nt-level"]')).toBe('Level (EUR per gram)');
+    await page.locator('#notify').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#notify-form button:not([disabled])', { timeout: 15_000 });
+
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body;
+    const level = Math.round(spot.xau.price * 1.2);
+    await page.fill('#nt-level', String(level));
+    await page.selectOption('#nt-dir', 'above');
+    await page.click('#notify-form button');
+    await expect.poll(() => page.textContent('#nt-msg'), { timeout: 15_000 }).toMatch(/^Alert set: Gold above €[\d,.]+ per gram\.$/);
+    expect(posted).toEqual([
+      { metal: 'gold', currency: 'EUR', unit: 'gram', above: level, push: { endpoint: 'http://127.0.0.1:9/push/browser-test', keys } },
+    ]);
+    // Subscribed with the deployment's key, through the service worker at /sw.js, scope /.
+    const key = (await app.json('/api/v1/alerts/push-key')).body.public_key;
+    expect(Buffer.from((await page.evaluate(() => (window as unknown as { __key: number[] }).__key)) ?? []).toString('base64url')).toBe(key);
+    const worker = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return { script: reg.active?.scriptURL, scope: reg.scope };
+    });
+    expect(worker).toEqual({ script: `${app.url}/sw.js`, scope: `${app.url}/` });
+
+    // Listed with its status as its manage URL tells it, and cancelled.
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('price-alerts') ?? '[]'));
+    expect(saved).toHaveLength(1);
+    const manage = new URL(saved[0].manage_url);
+    const view = await app.json(manage.pathname + manage.search);
+    expect(view.body).toMatchObject({ status: 'active', metal: 'gold', currency: 'EUR', unit: 'gram', condition: { type: 'above', value: level } });
+    await expect.poll(() => page.textContent('#nt-list li'), { timeout: 10_000 }).toContain('(active)');
+    await page.click('#nt-list li button');
+    await expect.poll(() => page.textContent('#nt-msg'), { timeout: 10_000 }).toMatch(/^Alert cancelled: Gold above/);
+    expect(await page.locator('#nt-list li').count()).toBe(0);
+    expect((await app.get(manage.pathname + manage.search)).status).toBe(404);
+    expect(await page.evaluate(() => localStorage.getItem('price-alerts'))).toBe('[]');
+
+    // An endpoint off the known push services: the service's 400, said with its reason.
+    await page.evaluate(() => ((window as unknown as { __endpoint: string }).__endpoint = 'https://push.example.com/send/1'));
+    await page.click('#notify-form button');
+    await expect.poll(() => page.textContent('#nt-msg'), { timeout: 10_000 }).toMatch(/^The alert was refused: .*push\.endpoint/);
+    // Every request of the section, in order, answered as expected (the worker's script fetched by the browser itself).
+    expect(answers.filter((a) => !a.includes('/sw.js'))).toEqual([
+      'GET /api/v1/alerts/push-key 200',
+      'POST /api/v1/alerts 201',
+      'GET /api/v1/alerts/{id} 200',
+      'DELETE /api/v1/alerts/{id} 204',
+      'GET /api/v1/alerts/push-key 200',
+      'POST /api/v1/alerts 400',
+    ]);
+    await context.close();
   });
 });

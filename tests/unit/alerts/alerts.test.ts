@@ -626,6 +626,9 @@ describe('Web Push', () => {
     expect(note.title).toBe('Gold above €65.00/g');
     expect(note.body).toMatch(/^€66\.00\/g at \d\d:\d\d UTC, \d{4}-\d\d-\d\d$/);
     expect(note.data).toMatchObject({ alert_id: json.id, price: 66, currency: 'EUR', unit: 'gram' });
+    // A click opens the alert's own price page, on the service's origin.
+    expect(new URL(note.url).pathname).toBe('/gold/eur/gram');
+    expect(note.tag).toBe(json.id);
     expect((await view(json.manage_url)).target).toEqual({ type: 'push', endpoint: sub.endpoint });
   });
 
