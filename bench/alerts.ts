@@ -16,7 +16,7 @@ export async function alertsSection(): Promise<void> {
   Object.assign(process.env, fake.env(), { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bench-alerts-')), WARM_FEEDS: 'off' });
   try {
     const { getStore } = await import('../lib/store');
-    const { ALERTS, ALERT_LIFETIME_MS } = await import('../lib/alerts/model');
+    const { ALERTS, newAlert } = await import('../lib/alerts/model');
     const { observe } = await import('../lib/alerts/evaluate');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
@@ -29,31 +29,24 @@ export async function alertsSection(): Promise<void> {
       const id = `alrt_bench${i}`;
       // Levels a thousand times above or below any price: armed, never crossed.
       const above = i % 2 === 0;
-      await store.putDoc(ALERTS, id, {
-        id,
-        token_hash: '00',
-        metal: 'gold',
-        currency: currencies[i % currencies.length],
-        unit: units[i % units.length],
-        condition: { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) },
-        repeat: false,
-        rearm_pct: 0.5,
-        target: { type: 'webhook', url: `https://hooks.example.com/${i % 5000}` },
-        secret: 'whsec_AAAA',
-        state: 'active',
-        disabled_reason: null,
-        armed: true,
-        generation: 0,
-        last_fired_at: null,
-        fired_count: 0,
-        delivered_count: 0,
-        consecutive_failures: 0,
-        retrying: false,
-        created_at: now,
-        expires_at: now + ALERT_LIFETIME_MS,
-        pending_until: now,
-        deliveries: [],
-      });
+      const alert = newAlert(
+        {
+          id,
+          token_hash: '00',
+          metal: 'gold',
+          currency: currencies[i % currencies.length],
+          unit: units[i % units.length],
+          condition: { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) },
+          repeat: false,
+          rearm_pct: 0.5,
+          target: { type: 'webhook', url: `https://hooks.example.com/${i % 5000}` },
+          secret: 'whsec_AAAA',
+          origin: 'https://bench.example',
+        },
+        now,
+      );
+      // Verified and armed, as a webhook alert is once its target answered.
+      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
     }
     const written = performance.now() - t0;
     const served = (usd: number, at: number) => ({

@@ -87,6 +87,36 @@ export interface Alert {
 export const ALERT_LIFETIME_MS = 90 * 86_400_000;
 /** An alert whose target has not answered the verification expires this long after creation. */
 export const PENDING_LIFETIME_MS = 86_400_000;
+/** What a caller chooses when it creates an alert; the rest is the alert's first state. */
+export type AlertFields = Pick<
+  Alert,
+  'id' | 'token_hash' | 'metal' | 'currency' | 'unit' | 'condition' | 'repeat' | 'rearm_pct' | 'target' | 'secret' | 'origin'
+>;
+
+/**
+ * A new alert: nothing fired, delivered or failed yet. A browser that subscribed asked for alerts itself, so a push
+ * alert is active and armed at once; a webhook is pending until its target answers the verification.
+ */
+export function newAlert(fields: AlertFields, now: number): Alert {
+  const push = fields.target.type === 'push';
+  return {
+    ...fields,
+    state: push ? 'active' : 'pending',
+    disabled_reason: null,
+    armed: push,
+    generation: 0,
+    last_fired_at: null,
+    fired_count: 0,
+    delivered_count: 0,
+    consecutive_failures: 0,
+    retrying: false,
+    created_at: now,
+    expires_at: now + ALERT_LIFETIME_MS,
+    pending_until: now + PENDING_LIFETIME_MS,
+    deliveries: [],
+  };
+}
+
 /** A repeating alert fires at most once in this span. */
 export const REPEAT_MIN_GAP_MS = 10 * 60_000;
 export const DEFAULT_REARM_PCT = 0.5;

@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  ALERTS_PER_TARGET,
-  ALERT_LIFETIME_MS,
-  CREATIONS_PER_HOUR,
-  PENDING_LIFETIME_MS,
-  statusOf,
-  targetUrl,
-  type Alert,
-  type Target,
-} from '../alerts/model';
+import { ALERTS_PER_TARGET, CREATIONS_PER_HOUR, newAlert, statusOf, targetUrl, type Alert, type Target } from '../alerts/model';
 import { checkPushTarget, vapidKeys } from '../alerts/push';
 import { alertsEnabled } from '../alerts/config';
 import { enqueue } from '../alerts/deliver';
@@ -152,33 +143,22 @@ async function create(req: Request): Promise<Response> {
       : input.below !== undefined
         ? { type: 'below' as const, value: input.below }
         : { type: 'move_pct' as const, value: input.move_pct! };
-  const alert: Alert = {
-    id: newId('alrt'),
-    token_hash: hashToken(token),
-    metal: input.metal,
-    currency,
-    unit: input.unit,
-    condition,
-    repeat: input.repeat,
-    rearm_pct: input.rearm_pct,
-    target,
-    secret: target.type === 'webhook' ? newSecret() : '',
-    origin: publicOrigin(req.headers, req.url),
-    // A browser that subscribed asked for alerts itself: a push alert is active at once; a webhook proves it first.
-    state: target.type === 'webhook' ? 'pending' : 'active',
-    disabled_reason: null,
-    armed: target.type === 'push',
-    generation: 0,
-    last_fired_at: null,
-    fired_count: 0,
-    delivered_count: 0,
-    consecutive_failures: 0,
-    retrying: false,
-    created_at: now,
-    expires_at: now + ALERT_LIFETIME_MS,
-    pending_until: now + PENDING_LIFETIME_MS,
-    deliveries: [],
-  };
+  const alert = newAlert(
+    {
+      id: newId('alrt'),
+      token_hash: hashToken(token),
+      metal: input.metal,
+      currency,
+      unit: input.unit,
+      condition,
+      repeat: input.repeat,
+      rearm_pct: input.rearm_pct,
+      target,
+      secret: target.type === 'webhook' ? newSecret() : '',
+      origin: publicOrigin(req.headers, req.url),
+    },
+    now,
+  );
   await saveAlert(alert);
   if (target.type === 'webhook') {
     const challenge = newToken();
