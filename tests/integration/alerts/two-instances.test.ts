@@ -1,8 +1,8 @@
-import http from 'node:http';
-import type net from 'node:net';
+import type http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertCreated } from '@/lib/schemas/alerts';
+import { startReceiver, type Received } from '../../support/alert-receiver';
 import { App } from '../../support/app';
 import { waitFor } from '../../support/expect';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
@@ -22,23 +22,12 @@ let fake: FakeUpstream;
 let apps: App[] = [];
 let receiver: http.Server;
 let hook = '';
-const received: { headers: http.IncomingHttpHeaders; body: string; json: { type: string; data: Record<string, unknown> } }[] = [];
+let received: Received[] = [];
 
 beforeAll(async () => {
   redis = await RedisServer.start();
   bridge = await UpstashBridge.start(redis.url);
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const json = JSON.parse(body);
-      received.push({ headers: req.headers, body, json });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(json.type === 'alert.verification' ? JSON.stringify({ challenge: json.data.challenge }) : '{}');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+  ({ server: receiver, url: hook, received } = await startReceiver());
   fake = await FakeUpstream.start();
   fake.set('quotes', { mode: 'refuse' });
   const env = {
