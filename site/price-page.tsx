@@ -43,6 +43,13 @@ export function PricePage(props: PricePageProps & { range: string }) {
       {texts[name] ?? '—'}
     </span>
   );
+  /** A labelled figure of the price's facts (session high and low, bid and ask). */
+  const fact = (label: string, name: string): ReactNode => (
+    <div>
+      <dt>{label}</dt>
+      <dd>{fig(name)}</dd>
+    </div>
+  );
   const langQuery = language.asked ? `?lang=${language.lang}` : '';
   const canonical = `${origin}${path}${langQuery}`;
   const priceText = texts.price ?? w.t.priceUnavailable;
@@ -102,24 +109,12 @@ export function PricePage(props: PricePageProps & { range: string }) {
               <dt data-f="prev-label">{texts['prev-label'] ?? fill(w.p.previousClose, { date: '—' })}</dt>
               <dd>{fig('prev')}</dd>
             </div>
-            <div>
-              <dt>{w.p.sessionHigh}</dt>
-              <dd>{fig('high')}</dd>
-            </div>
-            <div>
-              <dt>{w.p.sessionLow}</dt>
-              <dd>{fig('low')}</dd>
-            </div>
+            {fact(w.p.sessionHigh, 'high')}
+            {fact(w.p.sessionLow, 'low')}
             {metal === 'gold' && (
               <>
-                <div>
-                  <dt>{w.p.bid}</dt>
-                  <dd>{fig('bid')}</dd>
-                </div>
-                <div>
-                  <dt>{w.p.ask}</dt>
-                  <dd>{fig('ask')}</dd>
-                </div>
+                {fact(w.p.bid, 'bid')}
+                {fact(w.p.ask, 'ask')}
               </>
             )}
           </dl>
