@@ -67,7 +67,7 @@ const config = [
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    ignores: ['.next*/**', 'public/w/**', 'public/embed.js', 'coverage/**', 'test-results/**'],
+    ignores: ['.next*/**', 'public/w/**', 'public/embed.js', 'public/sw.js', 'coverage/**', 'test-results/**'],
   },
 ];
 
