@@ -4,7 +4,7 @@ import { sleep } from '../../support/expect';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
 
 // The self-hosted sampler of `npm start` records the London-time values on its own (decisions §30): the app's
-// calendar clock is put 15 seconds before 15:00 London on a business day, the upstream's gold price changes at
+// calendar clock is put 20 seconds before (room for a slow start) 15:00 London on a business day, the upstream's gold price changes at
 // that minute (two real recorded bodies), and nobody but the sampler asks for a price. The value the app then
 // serves is the price of the first reading at or after 15:00, as the app's own intraday series and spot show it.
 
@@ -21,9 +21,9 @@ beforeAll(async () => {
   fake.set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU-2026-09-03.json' });
   // One live source, so the served price is the one set here.
   fake.set('quotes', { mode: 'status', status: 503 });
-  offsetMs = AT - 15_000 - Date.now();
+  offsetMs = AT - 20_000 - Date.now();
   app = await App.start({
-    env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '60', CACHE_TTL_S: '1', MARKET_CLOCK_OFFSET_S: String(offsetMs / 1000) },
+    env: { ...fake.env(), SAMPLER: 'on', SAMPLE_INTERVAL_S: '5', CACHE_TTL_S: '1', MARKET_CLOCK_OFFSET_S: String(offsetMs / 1000) },
   });
 });
 afterAll(async () => {
@@ -35,6 +35,7 @@ describe('the sampler of npm start', () => {
   it('records 15:00’s value from the first reading at or after it, as the app’s intraday series shows it', async () => {
     expect(before.price).not.toBe(after.price);
     // At 15:00 on the app's clock the upstream moves.
+    expect(Date.now() + offsetMs, 'the app started after 15:00 on its own clock').toBeLessThan(AT);
     while (Date.now() + offsetMs < AT) await sleep(100);
     fake.set('gold', { mode: 'ok', fixture: 'goldapi-price-XAU.json' });
 
