@@ -8,7 +8,9 @@ import { SHARED, servers, setup, sleep, type Raw } from './cache-harness';
 
 // The response cache's memory: its bound, its accounting, and what an entry keeps alive.
 
-describe('memory', () => {
+// Thousands of requests a test: on a machine with every core busy they take minutes, so the cap is wide (a cap, not a
+// deadline: each test ends when its requests do).
+describe('memory', { timeout: 240_000 }, () => {
   it('many distinct keys never hold more than the bound; the least recently used go first', async () => {
     const maxBytes = 64 * 1024;
     const { get, cached } = await setup(() => ({ headers: SHARED(60) }), { maxBytes });
