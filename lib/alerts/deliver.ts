@@ -151,7 +151,8 @@ async function runJob(job: Job): Promise<boolean> {
     outcome: proved ? 'delivered' : retry && !gone ? 'retrying' : 'failed',
     ...(answer.error ? { error: answer.error } : ok && !proved ? { error: 'the answer does not hold the challenge' } : {}),
   };
-  await updateAlert(alert.id, (a) => {
+  // Written only onto the alert as it is now (a DELETE while the attempt ran leaves it deleted).
+  const kept = await updateAlert(alert.id, (a) => {
     noteDelivery(a, record);
     if (gone) {
       a.state = 'disabled';
@@ -185,7 +186,7 @@ async function runJob(job: Job): Promise<boolean> {
     if (proved) await countEvent('delivered');
     else if (!retry || gone) await countEvent('failed');
   }
-  if (retry && !gone) {
+  if (retry && !gone && kept) {
     const next: Job = { ...job, attempt: job.attempt + 1, due: Date.now() + schedule[job.attempt] * 1000 };
     await store.putDoc(JOBS, job.id, next);
   } else await store.deleteDoc(JOBS, job.id);

@@ -343,6 +343,8 @@ async function fire(id: string, at: number, c: Crossing): Promise<void> {
   if (a.repeat && a.last_fired_at !== null && at - a.last_fired_at < REPEAT_MIN_GAP_MS) return;
   if (!(await getStore().claim(`alerts:fire:${id}:${a.generation}`, FIRE_CLAIM_S))) return;
   const updated = await updateAlert(id, (x) => {
+    // Changed since it was read (deleted, disabled, re-armed into another generation): this crossing gives way.
+    if (!isLive(x) || !x.armed || x.generation !== a.generation) return false;
     x.armed = false;
     x.last_fired_at = at;
     x.fired_count += 1;

@@ -169,6 +169,7 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     docsSince: db.prepare('SELECT value FROM docs WHERE coll = ? AND v > ?'),
     goneSince: db.prepare('SELECT id FROM doc_gone WHERE coll = ? AND v > ?'),
     getDoc: db.prepare('SELECT value FROM docs WHERE coll = ? AND id = ?'),
+    getDocRev: db.prepare('SELECT value, v FROM docs WHERE coll = ? AND id = ?'),
     deleteDoc: db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?'),
     allDocs: db.prepare('SELECT value FROM docs WHERE coll = ?'),
     docVersion: db.prepare('SELECT version FROM doc_versions WHERE coll = ?'),
@@ -358,6 +359,22 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const row = guard('getDoc', () => q.getDoc.get(coll, id) as { value: string } | undefined);
       return row ? (JSON.parse(row.value) as T) : null;
     },
+    async getDocRev<T>(coll: string, id: string) {
+      const row = guard('getDocRev', () => q.getDocRev.get(coll, id) as { value: string; v: number } | undefined);
+      return row ? { doc: JSON.parse(row.value) as T, rev: Number(row.v) } : null;
+    },
+    async putDocIf(coll, id, v, rev) {
+      const json = JSON.stringify(v);
+      return guard('putDocIf', () =>
+        immediate(() => {
+          const row = q.getDocRev.get(coll, id) as { v: number } | undefined;
+          if (!row || Number(row.v) !== rev) return false;
+          q.bumpDocs.run(coll);
+          q.putDoc.run(coll, id, json, docVersion(coll));
+          return true;
+        }),
+      );
+    },
     async deleteDoc(coll, id) {
       return guard('deleteDoc', () =>
         immediate(() => {
@@ -516,6 +533,12 @@ class MemoryOnlyStore implements Store {
   }
   async getDoc<T>(): Promise<T | null> {
     return this.down('getDoc');
+  }
+  async getDocRev<T>(): Promise<{ doc: T; rev: number } | null> {
+    return this.down('getDocRev');
+  }
+  async putDocIf(): Promise<boolean> {
+    return this.down('putDocIf');
   }
   async deleteDoc(): Promise<boolean> {
     return this.down('deleteDoc');

@@ -148,6 +148,18 @@ redis.call('ZADD', KEYS[3], v, ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
 return v`;
 
+/**
+ * Writes a document only while it is held at revision ARGV[3] (its score among the written ids, the version that wrote
+ * it): the keys and first ARGV of PUT_DOC. The new version, or 0 when it was written again or removed since.
+ */
+const PUT_DOC_IF = `
+local rev = redis.call('ZSCORE', KEYS[3], ARGV[1])
+if not rev or tonumber(rev) ~= tonumber(ARGV[3]) or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local v = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], v, ARGV[1])
+return v`;
+
 /** Removes a document (the keys of PUT_DOC; ARGV id): the new version, or 0 when there was none. */
 const DELETE_DOC = `
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -389,6 +401,19 @@ class KvStore implements Store {
   async getDoc<T>(coll: string, id: string): Promise<T | null> {
     const raw = await this.call('getDoc', () => this.client.hget<string>(this.docKeys(coll)[0], id));
     return raw === null || raw === undefined ? null : (JSON.parse(String(raw)) as T);
+  }
+
+  async getDocRev<T>(coll: string, id: string): Promise<{ doc: T; rev: number } | null> {
+    const [hash, , written] = this.docKeys(coll);
+    // One MULTI: the document and the revision it is at, read together.
+    const [raw, rev] = await this.call('getDocRev', () => this.client.multi().hget(hash, id).zscore(written, id).exec<[unknown, unknown]>());
+    if (raw === null || raw === undefined || rev === null || rev === undefined) return null;
+    return { doc: JSON.parse(String(raw)) as T, rev: Number(rev) };
+  }
+
+  async putDocIf<T>(coll: string, id: string, value: T, rev: number): Promise<boolean> {
+    const args = [id, JSON.stringify(value), String(rev)];
+    return Number(await this.call('putDocIf', () => this.client.eval(PUT_DOC_IF, this.docKeys(coll), args))) > 0;
   }
 
   async deleteDoc(coll: string, id: string): Promise<boolean> {

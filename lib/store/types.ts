@@ -99,6 +99,17 @@ export interface Store {
   putDoc<T>(coll: string, id: string, value: T): Promise<void>;
   /** Document `id` of `coll`, or null when absent. */
   getDoc<T>(coll: string, id: string): Promise<T | null>;
+  /**
+   * Document `id` of `coll` with its revision (the collection version its last write brought, so it moves with every
+   * write of it and never repeats), or null when absent: what `putDocIf` compares.
+   */
+  getDocRev<T>(coll: string, id: string): Promise<{ doc: T; rev: number } | null>;
+  /**
+   * Replaces document `id` of `coll` only while it is held at revision `rev` (compare-and-set, atomically, moving the
+   * collection's version as putDoc does). False, writing nothing, when it was written again or removed since: a removed
+   * document is never brought back, and of two writers that read the same revision one wins and the other reads again.
+   */
+  putDocIf<T>(coll: string, id: string, value: T, rev: number): Promise<boolean>;
   /** Removes document `id` of `coll` (moving the version when one went); true when it was there. */
   deleteDoc(coll: string, id: string): Promise<boolean>;
   /** Every document of `coll` and the version they are at: one read (one round trip in KV). */

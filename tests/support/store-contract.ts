@@ -373,5 +373,39 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(again).toEqual({ version: since!.version + 1, docs: [{ id: 'b', n: 3 }], removed: [] });
       expect(await store.docsSince('alerts', again!.version + 100)).toBeNull();
     });
+
+    it('documents: putDocIf writes only onto the revision read; a removed document is never brought back', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.getDocRev('alerts', 'a')).toBeNull();
+      expect(await store.putDocIf('alerts', 'a', { n: 1 }, 0)).toBe(false);
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      await store.putDoc('alerts', 'a', { n: 1 });
+      const r1 = (await other.getDocRev<{ n: number }>('alerts', 'a'))!;
+      expect(r1.doc).toEqual({ n: 1 });
+      // Two handles read the same revision: the first write wins, the second writes nothing and sees the first's.
+      expect(await other.putDocIf('alerts', 'a', { n: 2 }, r1.rev)).toBe(true);
+      expect(await store.putDocIf('alerts', 'a', { n: 3 }, r1.rev)).toBe(false);
+      const r2 = (await store.getDocRev<{ n: number }>('alerts', 'a'))!;
+      expect(r2.doc).toEqual({ n: 2 });
+      expect(r2.rev).toBeGreaterThan(r1.rev);
+      // The write moved the collection's version and is seen by docsSince, as putDoc's are.
+      expect(await store.docsVersion('alerts')).toBe(r2.rev);
+      expect((await other.docsSince('alerts', r1.rev))!.docs).toEqual([{ n: 2 }]);
+      // Removed after the read: the write that finishes later brings nothing back.
+      expect(await other.deleteDoc('alerts', 'a')).toBe(true);
+      expect(await store.putDocIf('alerts', 'a', { n: 4 }, r2.rev)).toBe(false);
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      expect(await store.getDocRev('alerts', 'a')).toBeNull();
+      expect((await store.docs('alerts')).docs).toEqual([]);
+      expect((await store.docsSince('alerts', r2.rev))!.removed).toEqual(['a']);
+      // Racing writers on one revision: exactly one wins.
+      await store.putDoc('alerts', 'b', { n: 0 });
+      const rb = (await store.getDocRev<{ n: number }>('alerts', 'b'))!;
+      const won = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? store : other).putDocIf('alerts', 'b', { n: i + 1 }, rb.rev)));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await store.getDoc('alerts', 'b')).toEqual({ n: won.indexOf(true) + 1 });
+    });
   });
 }
