@@ -36,6 +36,12 @@ export interface BarsVersion {
   epoch: number;
 }
 
+/**
+ * The removals of a collection the store remembers for docsSince (the latest; older ones are forgotten, so a
+ * collection whose documents come and go, as queued deliveries do, keeps no growing list of the ids it once held).
+ */
+export const KEPT_REMOVALS = 256;
+
 export interface Store {
   readonly kind: 'embedded' | 'kv';
   /** JSON value under `key`, or null when absent or expired. */
@@ -116,7 +122,8 @@ export interface Store {
   docs<T>(coll: string): Promise<{ version: number; docs: T[] }>;
   /**
    * What changed in `coll` since version `since`: the documents written after it and the ids removed after it, with
-   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), so the
+   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), or so far
+   * behind that removals it missed are no longer remembered (only the latest KEPT_REMOVALS of a collection are), so the
    * reader reads the whole collection. Lets an instance holding many documents follow a few changes cheaply.
    */
   docsSince<T>(coll: string, since: number): Promise<{ version: number; docs: T[]; removed: string[] } | null>;
