@@ -8,6 +8,8 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 // The decryption of RFC 8188 / 8291 that web-push encrypts with, as a browser would decrypt.
 import ece from 'http_ece';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Served } from '@/lib/prices/served-price';
 import { FakeUpstream } from '../../support/fake-upstream';
@@ -761,6 +763,29 @@ describe('counted', () => {
       expect(text).toMatch(/goldapi_alerts\{state="armed"\} [1-9]/);
     } finally {
       delete process.env.METRICS_TOKEN;
+    }
+  });
+});
+
+describe('the /status page', () => {
+  it('shows the alert counts /api/v1/status answers, figure for figure', async () => {
+    const { GET } = await import('@/app/api/v1/status/route');
+    const res = await GET(new Request('http://localhost/api/v1/status'));
+    expect(res.status).toBe(200);
+    const api = (await res.json()).alerts as Record<string, number>;
+    // What earlier tests did shows: none of the figures compared is trivially zero but the ones no test makes.
+    expect(api.armed).toBeGreaterThan(0);
+    expect(api.fired).toBeGreaterThan(0);
+    expect(api.delivered).toBeGreaterThan(0);
+    expect(api.failed).toBeGreaterThan(0);
+    const page = await import('@/pages/status');
+    const { props } = await page.getServerSideProps();
+    const html = renderToStaticMarkup(createElement(page.default, props));
+    expect(html).toMatch(/<h2 id="alerts">Price alerts<\/h2>/);
+    for (const key of ['armed', 'pending', 'failing', 'fired', 'delivered', 'failed']) {
+      const row = html.match(new RegExp(`<tr id="alerts-${key}"><th scope="row">[^<]+</th><td>(\\d+)</td></tr>`));
+      expect(row, key).not.toBeNull();
+      expect(Number(row![1]), key).toBe(api[key]);
     }
   });
 });
