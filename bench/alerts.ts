@@ -2,7 +2,12 @@
 // armed and none crossed (target under 5 ms), in process on the embedded store, with the FX table from the fake
 // upstream. The alerts are spread over 40 currency/unit groups with levels far from the readings; the first
 // reading reads them all and sorts them (once per process, timed apart); a change is then read alone.
+// Then 1,000 more alerts, webhooks to a local receiver, all crossed by one reading among the 100,000 still armed: the
+// reading's own path (each crossing claimed, its alert written, its delivery queued; the deliveries are not awaited
+// on it), and the time from the reading until the receiver has all 1,000 events, and until every outcome is written.
 import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,14 +15,16 @@ import { FakeUpstream } from '../tests/support/fake-upstream';
 
 const ARMED = 100_000;
 const READINGS = 200;
+const CROSSING = 1_000;
 
 export async function alertsSection(): Promise<void> {
   const fake = await FakeUpstream.start();
   Object.assign(process.env, fake.env(), { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bench-alerts-')), WARM_FEEDS: 'off' });
   try {
     const { getStore } = await import('../lib/store');
-    const { ALERTS, newAlert } = await import('../lib/alerts/model');
+    const { ALERTS, JOBS, newAlert } = await import('../lib/alerts/model');
     const { observe } = await import('../lib/alerts/evaluate');
+    const { COUNTS_KEY, kick } = await import('../lib/alerts/deliver');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
     const store = getStore();
@@ -83,6 +90,79 @@ export async function alertsSection(): Promise<void> {
     console.log(`| the reading after one alert changed (reads that one alert only) | ${afterChange.toFixed(2)} |`);
     console.log(`| a reading, p50 / p99 | ${p(0.5).toFixed(2)} / ${p(0.99).toFixed(2)} |`);
     console.log(`\nmean under 5 ms: ${mean < 5 ? 'met' : 'NOT met'}`);
+
+    // 1,000 alerts crossed at once, delivered to a local receiver that answers 200 at once.
+    let received = 0;
+    let allReceived: () => void = () => {};
+    const receivedAll = new Promise<void>((r) => (allReceived = r));
+    let lastAt = 0;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        if (++received === CROSSING) {
+          lastAt = performance.now();
+          allReceived();
+        }
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    process.env.ALERT_TARGETS_ALLOW = '127.0.0.1';
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}`;
+      for (let i = 0; i < CROSSING; i++) {
+        const id = `alrt_cross${i}`;
+        const alert = newAlert(
+          {
+            id,
+            token_hash: '00',
+            metal: 'gold',
+            currency: 'USD',
+            unit: 'oz',
+            // Levels between the two readings below (USD per troy ounce, as spot serves gold in USD/oz).
+            condition: { type: 'above', value: 4100 + i / 10 },
+            repeat: false,
+            rearm_pct: 0.5,
+            target: { type: 'webhook', url: `${hook}/${i}` },
+            secret: 'whsec_AAAA',
+            origin: 'https://bench.example',
+          },
+          now,
+        );
+        await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
+      }
+      // A reading below every level: reads the 1,000 new alerts into the index (timed apart).
+      const t3 = performance.now();
+      await observe('gold', served(4000, (at += 1000)));
+      const readNew = performance.now() - t3;
+      const firedBefore = (await store.counts([COUNTS_KEY]))[0].fired ?? 0;
+      const t4 = performance.now();
+      await observe('gold', served(4300, (at += 1000)));
+      const crossingPath = performance.now() - t4;
+      // The events the reading fired, each queued for delivery before the reading returned.
+      const queued = ((await store.counts([COUNTS_KEY]))[0].fired ?? 0) - firedBefore;
+      await receivedAll;
+      const toReceiver = lastAt - t4;
+      // Every outcome written: the queue empty (each job goes once its delivery is recorded on its alert).
+      while ((await store.docs(JOBS)).docs.length > 0) await kick();
+      const toRecorded = performance.now() - t4;
+      const fired = (await store.docs<{ id: string; fired_count: number; delivered_count: number }>(ALERTS)).docs.filter((a) =>
+        a.id.startsWith('alrt_cross'),
+      );
+      console.log(
+        `\n| alerts: one reading crossing ${CROSSING.toLocaleString('en')} alerts (with the ${ARMED.toLocaleString('en')} above still armed) | ms |`,
+      );
+      console.log('|---|---|');
+      console.log(`| the reading before, reading the ${CROSSING.toLocaleString('en')} new alerts into the index | ${readNew.toFixed(1)} |`);
+      console.log(`| the crossing reading's own path (${queued} deliveries queued, none awaited) | ${crossingPath.toFixed(0)} |`);
+      console.log(`| from the reading to the receiver holding all ${CROSSING.toLocaleString('en')} events | ${toReceiver.toFixed(0)} |`);
+      console.log(`| from the reading to every outcome written on its alert | ${toRecorded.toFixed(0)} |`);
+      console.log(
+        `\nfired ${fired.filter((a) => a.fired_count === 1).length}, recorded as delivered ${fired.filter((a) => a.delivered_count === 1).length}, received ${received}`,
+      );
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
   } finally {
     await fake.close();
   }
