@@ -41,8 +41,18 @@ export function countEvent(name: 'fired' | 'delivered' | 'failed', n = 1): Promi
   return safely(() => getStore().addCounts(COUNTS_KEY, { [name]: n }, COUNTS_TTL_S), 'count alert event').then(() => undefined);
 }
 
-/** Queues an event for `a`'s target and starts its delivery (never awaited by the reading that caused it). */
+/** Queues an event for `a`'s target and starts its delivery. */
 export async function enqueue(a: Alert, type: EventType, data: Record<string, unknown>, challenge?: string): Promise<Job> {
+  const job = await queueEvent(a, type, data, challenge);
+  kick();
+  return job;
+}
+
+/**
+ * Queues an event for `a`'s target; the caller starts the deliveries (kick) once it has queued them all, as a reading
+ * does after its crossings (never awaiting them), so the delivery run does not read a queue still growing under it.
+ */
+export async function queueEvent(a: Alert, type: EventType, data: Record<string, unknown>, challenge?: string): Promise<Job> {
   const job: Job = {
     id: newId('msg'),
     alert_id: a.id,
@@ -54,7 +64,6 @@ export async function enqueue(a: Alert, type: EventType, data: Record<string, un
     due: Date.now(),
   };
   await getStore().putDoc(JOBS, job.id, job);
-  kick();
   return job;
 }
 
