@@ -72,7 +72,11 @@ class LongestFirst extends BaseSequencer {
 }
 
 /** Integration files that run the data core inside the test process (see the `in-process` project below). */
-const IN_PROCESS = ['tests/integration/prices/bars-observed.test.ts', 'tests/integration/prices/london-kv.test.ts'];
+const IN_PROCESS = [
+  'tests/integration/prices/bars-observed.test.ts',
+  'tests/integration/prices/london-kv.test.ts',
+  'tests/integration/alerts/records-kv.test.ts',
+];
 
 // Two kinds of project: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`
 // answers in seconds; `integration` and `in-process` start the built app, redis-server and Chromium.

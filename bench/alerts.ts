@@ -2,14 +2,121 @@
 // armed and none crossed (target under 5 ms), in process on the embedded store, with the FX table from the fake
 // upstream. The alerts are spread over 40 currency/unit groups with levels far from the readings; the first
 // reading reads them all and sorts them (once per process, timed apart); a change is then read alone.
+// Then 1,000 more alerts, webhooks to a local receiver, all crossed by one reading among the 100,000 still armed: the
+// reading's own path (each crossing claimed, its alert written, its delivery queued; the deliveries are not awaited
+// on it), and the time from the reading until the receiver has all 1,000 events, and until every outcome is written.
+// The same 1,000 once more on KV (redis-server behind the Upstash REST bridge, each answer a few ms late), where every
+// store call is a network round trip.
 import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FakeUpstream } from '../tests/support/fake-upstream';
+import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
 
 const ARMED = 100_000;
 const READINGS = 200;
+const CROSSING = 1_000;
+/** How late each KV answer comes during the crossing on KV: a store a few milliseconds away, as a hosted one is. */
+const KV_DELAY_MS = 5;
+const STORE_SLOT = Symbol.for('goldapi.store');
+
+/** A fresh reading of gold as the sampler hands it to the evaluation. */
+function served(usd: number, at: number) {
+  return {
+    reading: { status: 'fresh' as const, value: usd, asOf: at, source: 'upstream' as const, fetchedAt: at },
+    source: 'gold-api.com',
+    sources: [],
+    crossCheck: { status: 'single' as const, difference_pct: null },
+    quote: null,
+  };
+}
+
+/**
+ * Writes CROSSING webhook alerts to a local receiver (answering 200 at once) in the store in use, reads them into the
+ * index with a reading below their levels, then times one reading crossing them all: its own path, and the time until
+ * the receiver holds every event and every outcome is written on its alert. `clock.at` is the readings' time (ms).
+ */
+async function crossing(clock: { at: number }, where: string, beforeCrossing: () => void = () => {}): Promise<void> {
+  const { getStore } = await import('../lib/store');
+  const { ALERTS, JOBS, newAlert } = await import('../lib/alerts/model');
+  const { observe } = await import('../lib/alerts/evaluate');
+  const { COUNTS_KEY, kick } = await import('../lib/alerts/deliver');
+  const store = getStore();
+  let received = 0;
+  let allReceived: () => void = () => {};
+  const receivedAll = new Promise<void>((r) => (allReceived = r));
+  let lastAt = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (++received === CROSSING) {
+        lastAt = performance.now();
+        allReceived();
+      }
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  process.env.ALERT_TARGETS_ALLOW = '127.0.0.1';
+  try {
+    const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}`;
+    const now = Date.now();
+    for (let i = 0; i < CROSSING; i++) {
+      const id = `alrt_cross${i}`;
+      const alert = newAlert(
+        {
+          id,
+          token_hash: '00',
+          metal: 'gold',
+          currency: 'USD',
+          unit: 'oz',
+          // Levels between the two readings below (USD per troy ounce, as spot serves gold in USD/oz).
+          condition: { type: 'above', value: 4100 + i / 10 },
+          repeat: false,
+          rearm_pct: 0.5,
+          target: { type: 'webhook', url: `${hook}/${i}` },
+          secret: 'whsec_AAAA',
+          origin: 'https://bench.example',
+        },
+        now,
+      );
+      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
+    }
+    // A reading below every level: reads the 1,000 new alerts into the index (timed apart).
+    const t3 = performance.now();
+    await observe('gold', served(4000, (clock.at += 1000)));
+    const readNew = performance.now() - t3;
+    const firedBefore = (await store.counts([COUNTS_KEY]))[0].fired ?? 0;
+    beforeCrossing();
+    const t4 = performance.now();
+    await observe('gold', served(4300, (clock.at += 1000)));
+    const crossingPath = performance.now() - t4;
+    // The events the reading fired, each queued for delivery before the reading returned.
+    const queued = ((await store.counts([COUNTS_KEY]))[0].fired ?? 0) - firedBefore;
+    await receivedAll;
+    const toReceiver = lastAt - t4;
+    // Every outcome written: the queue empty (each job goes once its delivery is recorded on its alert).
+    while ((await store.docs(JOBS)).docs.length > 0) await kick();
+    const toRecorded = performance.now() - t4;
+    const fired = (await store.docs<{ id: string; fired_count: number; delivered_count: number }>(ALERTS)).docs.filter((a) =>
+      a.id.startsWith('alrt_cross'),
+    );
+    console.log(`\n| alerts: one reading crossing ${CROSSING.toLocaleString('en')} alerts, ${where} | ms |`);
+    console.log('|---|---|');
+    console.log(`| the reading before, reading the ${CROSSING.toLocaleString('en')} new alerts into the index | ${readNew.toFixed(1)} |`);
+    console.log(`| the crossing reading's own path (${queued} deliveries queued, none awaited) | ${crossingPath.toFixed(0)} |`);
+    console.log(`| from the reading to the receiver holding all ${CROSSING.toLocaleString('en')} events | ${toReceiver.toFixed(0)} |`);
+    console.log(`| from the reading to every outcome written on its alert | ${toRecorded.toFixed(0)} |`);
+    console.log(
+      `\nfired ${fired.filter((a) => a.fired_count === 1).length}, recorded as delivered ${fired.filter((a) => a.delivered_count === 1).length}, received ${received}`,
+    );
+  } finally {
+    await new Promise((r) => receiver.close(r));
+  }
+}
 
 export async function alertsSection(): Promise<void> {
   const fake = await FakeUpstream.start();
@@ -17,7 +124,7 @@ export async function alertsSection(): Promise<void> {
   try {
     const { getStore } = await import('../lib/store');
     const { ALERTS, newAlert } = await import('../lib/alerts/model');
-    const { observe } = await import('../lib/alerts/evaluate');
+    const { observe, resetEvaluation } = await import('../lib/alerts/evaluate');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
     const store = getStore();
@@ -49,28 +156,21 @@ export async function alertsSection(): Promise<void> {
       await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
     }
     const written = performance.now() - t0;
-    const served = (usd: number, at: number) => ({
-      reading: { status: 'fresh' as const, value: usd, asOf: at, source: 'upstream' as const, fetchedAt: at },
-      source: 'gold-api.com',
-      sources: [],
-      crossCheck: { status: 'single' as const, difference_pct: null },
-      quote: null,
-    });
-    let at = Date.now();
+    const clock = { at: Date.now() };
     const t1 = performance.now();
-    await observe('gold', served(4000, (at += 1000)));
+    await observe('gold', served(4000, (clock.at += 1000)));
     const first = performance.now() - t1;
     const times: number[] = [];
     for (let i = 0; i < READINGS; i++) {
       const t = performance.now();
-      await observe('gold', served(4000 + (i % 2 ? 25 : -25), (at += 1000)));
+      await observe('gold', served(4000 + (i % 2 ? 25 : -25), (clock.at += 1000)));
       times.push(performance.now() - t);
     }
     // One alert changes (as a fire, a re-arm or a creation does): the next reading reads only that one.
     const one = await store.getDoc<Record<string, unknown>>(ALERTS, 'alrt_bench0');
     await store.putDoc(ALERTS, 'alrt_bench0', { ...one, fired_count: 1 });
     const t2 = performance.now();
-    await observe('gold', served(4000, (at += 1000)));
+    await observe('gold', served(4000, (clock.at += 1000)));
     const afterChange = performance.now() - t2;
     times.sort((a, b) => a - b);
     const mean = times.reduce((s, x) => s + x, 0) / times.length;
@@ -83,6 +183,33 @@ export async function alertsSection(): Promise<void> {
     console.log(`| the reading after one alert changed (reads that one alert only) | ${afterChange.toFixed(2)} |`);
     console.log(`| a reading, p50 / p99 | ${p(0.5).toFixed(2)} / ${p(0.99).toFixed(2)} |`);
     console.log(`\nmean under 5 ms: ${mean < 5 ? 'met' : 'NOT met'}`);
+
+    await crossing(clock, `with the ${ARMED.toLocaleString('en')} above still armed, embedded store`);
+
+    // The same on KV, the store of a serverless deployment, where each store call is a network round trip.
+    let redis: RedisServer;
+    try {
+      redis = await RedisServer.start();
+    } catch (err) {
+      console.log(`\nalerts on KV: skipped (${err instanceof Error ? err.message : String(err)})`);
+      return;
+    }
+    const bridge = await UpstashBridge.start(redis.url);
+    const slot = globalThis as Record<symbol, unknown>;
+    const embedded = slot[STORE_SLOT];
+    try {
+      delete slot[STORE_SLOT];
+      Object.assign(process.env, bridge.env(), { KV_TIMEOUT_MS: '30000' });
+      resetEvaluation();
+      await crossing(clock, `alone, on KV: redis-server behind the Upstash REST bridge, each answer ${KV_DELAY_MS} ms late during the crossing`, () =>
+        bridge.slow(KV_DELAY_MS),
+      );
+    } finally {
+      for (const k of ['KV_REST_API_URL', 'KV_REST_API_TOKEN', 'KV_PREFIX', 'KV_TIMEOUT_MS']) delete process.env[k];
+      slot[STORE_SLOT] = embedded;
+      await bridge.close();
+      await redis.stop();
+    }
   } finally {
     await fake.close();
   }

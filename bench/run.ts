@@ -25,7 +25,7 @@ async function main() {
   // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
   // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
   // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
-  // `alerts` (one reading's evaluation with 100,000 alerts armed, in process, bench/alerts.ts, about a minute).
+  // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute).
   // `npm run bench -- cache` is BENCH_ONLY=cache.
   const only = new Set(
     (process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,outcomes,stream,alerts,lighthouse').split(','),

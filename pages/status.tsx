@@ -4,8 +4,9 @@ import { isUnavailable, type Unavailable } from '@/lib/sources/unavailable';
 import { getStatus } from '@/lib/status/report';
 import { PageHead } from '@/site/layout';
 
-// The status record at a glance (decisions §26): the same figures as GET /api/v1/status, server-rendered with no
-// framework script. Every state is a word, never a colour alone; the availability bars carry their figure as text.
+// The status record at a glance (decisions §26): the same figures as GET /api/v1/status (the price alerts' counts too,
+// §28), server-rendered with no framework script. Every state is a word, never a colour alone; the availability bars
+// carry their figure as text.
 
 export const config: PageConfig = { unstable_runtimeJS: false };
 
@@ -170,6 +171,32 @@ export default function StatusPage({ status }: { status: Status | Unavailable })
           })}
         </tbody>
       </table>
+      <h2 id="alerts">Price alerts</h2>
+      <p>
+        The <a href="/docs/alerts">price alerts</a> kept by this deployment
+        {status.alerts.enabled ? '' : ', turned off here (ALERTS=off)'}: the alerts held now, and the events since the store began, every instance
+        counted.
+      </p>
+      <table>
+        <tbody>
+          {ALERT_FIGURES.map(([key, label]) => (
+            <tr key={key} id={`alerts-${key}`}>
+              <th scope="row">{label}</th>
+              <td>{status.alerts[key]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }
+
+/** The alert counts of /api/v1/status, in the order the page lists them, each with its words. */
+const ALERT_FIGURES: [Exclude<keyof Status['alerts'], 'enabled'>, string][] = [
+  ['armed', 'armed: a crossing would fire them'],
+  ['pending', 'waiting for their webhook to answer the verification'],
+  ['failing', 'failing: their latest delivery failed'],
+  ['fired', 'events fired'],
+  ['delivered', 'events delivered'],
+  ['failed', 'events that could not be delivered'],
+];

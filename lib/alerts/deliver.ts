@@ -41,8 +41,18 @@ export function countEvent(name: 'fired' | 'delivered' | 'failed', n = 1): Promi
   return safely(() => getStore().addCounts(COUNTS_KEY, { [name]: n }, COUNTS_TTL_S), 'count alert event').then(() => undefined);
 }
 
-/** Queues an event for `a`'s target and starts its delivery (never awaited by the reading that caused it). */
+/** Queues an event for `a`'s target and starts its delivery. */
 export async function enqueue(a: Alert, type: EventType, data: Record<string, unknown>, challenge?: string): Promise<Job> {
+  const job = await queueEvent(a, type, data, challenge);
+  kick();
+  return job;
+}
+
+/**
+ * Queues an event for `a`'s target; the caller starts the deliveries (kick) once it has queued them all, as a reading
+ * does after its crossings (never awaiting them), so the delivery run does not read a queue still growing under it.
+ */
+export async function queueEvent(a: Alert, type: EventType, data: Record<string, unknown>, challenge?: string): Promise<Job> {
   const job: Job = {
     id: newId('msg'),
     alert_id: a.id,
@@ -54,7 +64,6 @@ export async function enqueue(a: Alert, type: EventType, data: Record<string, un
     due: Date.now(),
   };
   await getStore().putDoc(JOBS, job.id, job);
-  kick();
   return job;
 }
 
@@ -151,7 +160,8 @@ async function runJob(job: Job): Promise<boolean> {
     outcome: proved ? 'delivered' : retry && !gone ? 'retrying' : 'failed',
     ...(answer.error ? { error: answer.error } : ok && !proved ? { error: 'the answer does not hold the challenge' } : {}),
   };
-  await updateAlert(alert.id, (a) => {
+  // Written only onto the alert as it is now (a DELETE while the attempt ran leaves it deleted).
+  const kept = await updateAlert(alert.id, (a) => {
     noteDelivery(a, record);
     if (gone) {
       a.state = 'disabled';
@@ -185,7 +195,7 @@ async function runJob(job: Job): Promise<boolean> {
     if (proved) await countEvent('delivered');
     else if (!retry || gone) await countEvent('failed');
   }
-  if (retry && !gone) {
+  if (retry && !gone && kept) {
     const next: Job = { ...job, attempt: job.attempt + 1, due: Date.now() + schedule[job.attempt] * 1000 };
     await store.putDoc(JOBS, job.id, next);
   } else await store.deleteDoc(JOBS, job.id);

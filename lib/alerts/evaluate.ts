@@ -8,7 +8,7 @@ import type { MetalId } from '../reference/metals';
 import type { Unit } from '../reference/units';
 import { getStore, safely } from '../store';
 import { alertsEnabled } from './config';
-import { COUNTS_KEY, countEvent, enqueue, kick } from './deliver';
+import { COUNTS_KEY, countEvent, kick, queueEvent } from './deliver';
 import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, targetUrl, type Alert } from './model';
 import { allAlerts, changedAlerts, loadAlert, removeAlert, updateAlert } from './records';
 
@@ -308,8 +308,8 @@ async function evaluate(metal: MetalId, served: Served, asOf: number, usd: numbe
   }
   await safely(() => store.setIfNewer(prevKey, next, PREVIOUS_TTL_S), 'save previous reading');
   const state = toDataState(served.reading, now);
-  for (const id of rearm) {
-    await safely(
+  await eachAtMost(rearm, WRITES_AT_ONCE, (id) =>
+    safely(
       () =>
         updateAlert(id, (a) => {
           if (a.armed) return false;
@@ -317,15 +317,27 @@ async function evaluate(metal: MetalId, served: Served, asOf: number, usd: numbe
           a.generation += 1;
         }),
       're-arm alert',
-    );
-  }
+    ),
+  );
   const seenIds = new Set<string>();
-  for (const f of fired) {
-    if (seenIds.has(f.id)) continue;
-    seenIds.add(f.id);
-    await safely(() => fire(f.id, asOf, { ...f, data_state: state, source: served.source }), 'fire alert');
-  }
+  const firing = fired.filter((f) => !seenIds.has(f.id) && seenIds.add(f.id));
+  await eachAtMost(firing, WRITES_AT_ONCE, (f) => safely(() => fire(f.id, asOf, { ...f, data_state: state, source: served.source }), 'fire alert'));
   void kick();
+}
+
+/**
+ * The alerts one reading fires or re-arms are written this many at a time: each is a few store round trips (a claim,
+ * a compare-and-set, the queued delivery), network round trips on KV, and the alerts are independent of each other.
+ */
+const WRITES_AT_ONCE = 16;
+
+/** Runs `work` on every item, at most `n` at once. */
+async function eachAtMost<T>(items: T[], n: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
 }
 
 interface Crossing {
@@ -343,6 +355,8 @@ async function fire(id: string, at: number, c: Crossing): Promise<void> {
   if (a.repeat && a.last_fired_at !== null && at - a.last_fired_at < REPEAT_MIN_GAP_MS) return;
   if (!(await getStore().claim(`alerts:fire:${id}:${a.generation}`, FIRE_CLAIM_S))) return;
   const updated = await updateAlert(id, (x) => {
+    // Changed since it was read (deleted, disabled, re-armed into another generation): this crossing gives way.
+    if (!isLive(x) || !x.armed || x.generation !== a.generation) return false;
     x.armed = false;
     x.last_fired_at = at;
     x.fired_count += 1;
@@ -350,7 +364,7 @@ async function fire(id: string, at: number, c: Crossing): Promise<void> {
   });
   if (!updated) return;
   await countEvent('fired');
-  await enqueue(updated, 'alert.triggered', {
+  await queueEvent(updated, 'alert.triggered', {
     alert_id: a.id,
     metal: a.metal,
     currency: a.currency,

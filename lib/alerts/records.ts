@@ -30,6 +30,7 @@ export function tokenMatches(a: Alert, token: string | null): boolean {
   return want.length === got.length && crypto.timingSafeEqual(want, got);
 }
 
+/** Stores a new alert (its id is fresh: every later write goes through updateAlert). */
 export function saveAlert(a: Alert): Promise<void> {
   return getStore().putDoc(ALERTS, a.id, a);
 }
@@ -53,16 +54,26 @@ export async function changedAlerts(since: number): Promise<{ version: number; a
   return got && { version: got.version, alerts: got.docs, removed: got.removed };
 }
 
+/** How many times an update reads the alert again after another write got there first, before it gives way. */
+const UPDATE_TRIES = 8;
+
 /**
- * Reads the alert, applies `change` and writes it back; nothing when the alert is gone (deleted meanwhile) or
- * `change` returns false. Returns the alert as written, or null.
+ * Reads the alert, applies `change` and writes it back only if nothing wrote the alert meanwhile (the store's
+ * compare-and-set on its revision): a write that lost the race reads the fresh record and applies `change` to it again,
+ * so two instances changing one alert both take effect; an alert deleted meanwhile (its manage URL's DELETE) stays
+ * deleted, whatever finishes later. Nothing is written when the alert is gone or `change` returns false (it gives way
+ * on the record as it now is). Returns the alert as written, or null.
  */
 export async function updateAlert(id: string, change: (a: Alert) => boolean | void): Promise<Alert | null> {
-  const a = await loadAlert(id);
-  if (!a) return null;
-  if (change(a) === false) return null;
-  await saveAlert(a);
-  return a;
+  const store = getStore();
+  for (let i = 0; i < UPDATE_TRIES; i++) {
+    const held = await store.getDocRev<Alert>(ALERTS, id);
+    if (!held) return null;
+    const a = held.doc;
+    if (change(a) === false) return null;
+    if (await store.putDocIf(ALERTS, id, a, held.rev)) return a;
+  }
+  throw new Error(`alert ${id} kept changing under ${UPDATE_TRIES} updates in a row`);
 }
 
 /** Adds one attempt to the alert's latest deliveries. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fold } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
+import { KEPT_REMOVALS, StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // SQLite in WAL mode, through Node's own `node:sqlite` (no native addon to build or match to the
 // runtime): every write is a transaction, so a crash never leaves a half-written value, and several
@@ -57,6 +57,8 @@ function openDatabase(dir: string, busyMs: number): DatabaseSync {
         PRIMARY KEY (coll, id)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS docs_by_version ON docs (coll, v);
       CREATE TABLE IF NOT EXISTS doc_gone (coll TEXT NOT NULL, id TEXT NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS doc_gone_by_version ON doc_gone (coll, v);
+      CREATE TABLE IF NOT EXISTS doc_floor (coll TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS doc_versions (coll TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS bar_versions (series TEXT PRIMARY KEY, version INTEGER NOT NULL, epoch INTEGER NOT NULL) WITHOUT ROWID;
       PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};
@@ -168,7 +170,13 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
     gone: db.prepare('INSERT OR REPLACE INTO doc_gone (coll, id, v) VALUES (?, ?, ?)'),
     docsSince: db.prepare('SELECT value FROM docs WHERE coll = ? AND v > ?'),
     goneSince: db.prepare('SELECT id FROM doc_gone WHERE coll = ? AND v > ?'),
+    // Only the latest KEPT_REMOVALS removals are remembered; the floor is the newest forgotten one's version.
+    oldestKeptGone: db.prepare('SELECT v FROM doc_gone WHERE coll = ? ORDER BY v DESC LIMIT 1 OFFSET ?'),
+    forgetGone: db.prepare('DELETE FROM doc_gone WHERE coll = ? AND v <= ?'),
+    floor: db.prepare('SELECT v FROM doc_floor WHERE coll = ?'),
+    raiseFloor: db.prepare('INSERT INTO doc_floor (coll, v) VALUES (?, ?) ON CONFLICT(coll) DO UPDATE SET v = max(doc_floor.v, excluded.v)'),
     getDoc: db.prepare('SELECT value FROM docs WHERE coll = ? AND id = ?'),
+    getDocRev: db.prepare('SELECT value, v FROM docs WHERE coll = ? AND id = ?'),
     deleteDoc: db.prepare('DELETE FROM docs WHERE coll = ? AND id = ?'),
     allDocs: db.prepare('SELECT value FROM docs WHERE coll = ?'),
     docVersion: db.prepare('SELECT version FROM doc_versions WHERE coll = ?'),
@@ -358,6 +366,22 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const row = guard('getDoc', () => q.getDoc.get(coll, id) as { value: string } | undefined);
       return row ? (JSON.parse(row.value) as T) : null;
     },
+    async getDocRev<T>(coll: string, id: string) {
+      const row = guard('getDocRev', () => q.getDocRev.get(coll, id) as { value: string; v: number } | undefined);
+      return row ? { doc: JSON.parse(row.value) as T, rev: Number(row.v) } : null;
+    },
+    async putDocIf(coll, id, v, rev) {
+      const json = JSON.stringify(v);
+      return guard('putDocIf', () =>
+        immediate(() => {
+          const row = q.getDocRev.get(coll, id) as { v: number } | undefined;
+          if (!row || Number(row.v) !== rev) return false;
+          q.bumpDocs.run(coll);
+          q.putDoc.run(coll, id, json, docVersion(coll));
+          return true;
+        }),
+      );
+    },
     async deleteDoc(coll, id) {
       return guard('deleteDoc', () =>
         immediate(() => {
@@ -365,6 +389,11 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
           if (gone) {
             q.bumpDocs.run(coll);
             q.gone.run(coll, id, docVersion(coll));
+            const forgotten = q.oldestKeptGone.get(coll, KEPT_REMOVALS) as { v: number } | undefined;
+            if (forgotten) {
+              q.forgetGone.run(coll, forgotten.v);
+              q.raiseFloor.run(coll, forgotten.v);
+            }
           }
           return gone;
         }),
@@ -386,7 +415,8 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       return guard('docsSince', () =>
         snapshot(() => {
           const version = docVersion(coll);
-          if (since > version) return null;
+          const floor = Number((q.floor.get(coll) as { v: number } | undefined)?.v ?? 0);
+          if (since > version || since < floor) return null;
           const rows = q.docsSince.all(coll, since) as { value: string }[];
           const removed = (q.goneSince.all(coll, since) as { id: string }[]).map((r) => r.id);
           return { version, docs: rows.map((r) => JSON.parse(r.value) as T), removed };
@@ -516,6 +546,12 @@ class MemoryOnlyStore implements Store {
   }
   async getDoc<T>(): Promise<T | null> {
     return this.down('getDoc');
+  }
+  async getDocRev<T>(): Promise<{ doc: T; rev: number } | null> {
+    return this.down('getDocRev');
+  }
+  async putDocIf(): Promise<boolean> {
+    return this.down('putDocIf');
   }
   async deleteDoc(): Promise<boolean> {
     return this.down('deleteDoc');

@@ -4,7 +4,7 @@ import { openKvStore } from './kv';
 import { StoreDownError, type Store } from './types';
 
 export type { BarsVersion, DailyBar, Point, Store, StoreHealth } from './types';
-export { StoreDownError } from './types';
+export { KEPT_REMOVALS, StoreDownError } from './types';
 
 // One store per process, opened on first use: Vercel KV / Upstash Redis when KV_REST_API_URL and
 // KV_REST_API_TOKEN are set (shared by every instance), else the embedded SQLite file in DATA_DIR.

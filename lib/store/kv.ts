@@ -2,7 +2,7 @@ import { Redis } from '@upstash/redis';
 import { metrics } from '../core/metrics.mjs';
 import { dayNumber } from './fold';
 import { MemoryCounters } from './memory-counters';
-import { StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
+import { KEPT_REMOVALS, StoreDownError, type BarsVersion, type DailyBar, type Point, type Store, type StoreHealth } from './types';
 
 // The distributed store: Vercel KV / Upstash Redis over its REST protocol, shared by every
 // instance. Values are JSON strings; claims are SET NX EX; counters INCR and set their expiry in
@@ -148,18 +148,42 @@ redis.call('ZADD', KEYS[3], v, ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
 return v`;
 
-/** Removes a document (the keys of PUT_DOC; ARGV id): the new version, or 0 when there was none. */
+/**
+ * Writes a document only while it is held at revision ARGV[3] (its score among the written ids, the version that wrote
+ * it): the keys and first ARGV of PUT_DOC. The new version, or 0 when it was written again or removed since.
+ */
+const PUT_DOC_IF = `
+local rev = redis.call('ZSCORE', KEYS[3], ARGV[1])
+if not rev or tonumber(rev) ~= tonumber(ARGV[3]) or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local v = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], v, ARGV[1])
+return v`;
+
+/**
+ * Removes a document (the keys of PUT_DOC, and the floor; ARGV id, removals kept): the new version, or 0 when there was
+ * none. Past the removals kept, the oldest are forgotten and the floor moves to the newest forgotten one's version.
+ */
 const DELETE_DOC = `
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 local v = redis.call('INCR', KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], v, ARGV[1])
+local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[2])
+if over > 0 then
+  local old = redis.call('ZRANGE', KEYS[4], over - 1, over - 1, 'WITHSCORES')
+  redis.call('ZREMRANGEBYRANK', KEYS[4], 0, over - 1)
+  redis.call('SET', KEYS[5], old[2])
+end
 return v`;
 
-/** What changed after version ARGV[1] (the keys of PUT_DOC): {version, {JSON…}, {removed id…}}, or {-1} when ARGV[1] is ahead. */
+/**
+ * What changed after version ARGV[1] (the keys of DELETE_DOC): {version, {JSON…}, {removed id…}}, or {-1} when ARGV[1]
+ * is ahead, or behind the floor (removals it missed are forgotten).
+ */
 const DOCS_SINCE = `
 local v = tonumber(redis.call('GET', KEYS[2]) or '0')
-if tonumber(ARGV[1]) > v then return {-1} end
+if tonumber(ARGV[1]) > v or tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[5]) or '0') then return {-1} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[1], '+inf')
 local values = {}
 for i, id in ipairs(ids) do values[i] = redis.call('HGET', KEYS[1], id) end
@@ -375,11 +399,11 @@ class KvStore implements Store {
   }
 
   // A collection is a hash (id → JSON) beside a counter that every change moves, a sorted set of the ids written
-  // scored by the version that wrote them, and one of the ids removed: each change is one script, so docsSince
-  // reads only what moved.
+  // scored by the version that wrote them, one of the latest ids removed and the floor below which removals are
+  // forgotten: each change is one script, so docsSince reads only what moved.
   private docKeys(coll: string): string[] {
     const p = this.opts.prefix;
-    return [`${p}d:${coll}`, `${p}dv:${coll}`, `${p}dw:${coll}`, `${p}dg:${coll}`];
+    return [`${p}d:${coll}`, `${p}dv:${coll}`, `${p}dw:${coll}`, `${p}dg:${coll}`, `${p}df:${coll}`];
   }
 
   async putDoc<T>(coll: string, id: string, value: T): Promise<void> {
@@ -391,8 +415,21 @@ class KvStore implements Store {
     return raw === null || raw === undefined ? null : (JSON.parse(String(raw)) as T);
   }
 
+  async getDocRev<T>(coll: string, id: string): Promise<{ doc: T; rev: number } | null> {
+    const [hash, , written] = this.docKeys(coll);
+    // One MULTI: the document and the revision it is at, read together.
+    const [raw, rev] = await this.call('getDocRev', () => this.client.multi().hget(hash, id).zscore(written, id).exec<[unknown, unknown]>());
+    if (raw === null || raw === undefined || rev === null || rev === undefined) return null;
+    return { doc: JSON.parse(String(raw)) as T, rev: Number(rev) };
+  }
+
+  async putDocIf<T>(coll: string, id: string, value: T, rev: number): Promise<boolean> {
+    const args = [id, JSON.stringify(value), String(rev)];
+    return Number(await this.call('putDocIf', () => this.client.eval(PUT_DOC_IF, this.docKeys(coll), args))) > 0;
+  }
+
   async deleteDoc(coll: string, id: string): Promise<boolean> {
-    return Number(await this.call('deleteDoc', () => this.client.eval(DELETE_DOC, this.docKeys(coll), [id]))) > 0;
+    return Number(await this.call('deleteDoc', () => this.client.eval(DELETE_DOC, this.docKeys(coll), [id, String(KEPT_REMOVALS)]))) > 0;
   }
 
   async docs<T>(coll: string): Promise<{ version: number; docs: T[] }> {

@@ -36,6 +36,12 @@ export interface BarsVersion {
   epoch: number;
 }
 
+/**
+ * The removals of a collection the store remembers for docsSince (the latest; older ones are forgotten, so a
+ * collection whose documents come and go, as queued deliveries do, keeps no growing list of the ids it once held).
+ */
+export const KEPT_REMOVALS = 256;
+
 export interface Store {
   readonly kind: 'embedded' | 'kv';
   /** JSON value under `key`, or null when absent or expired. */
@@ -99,13 +105,25 @@ export interface Store {
   putDoc<T>(coll: string, id: string, value: T): Promise<void>;
   /** Document `id` of `coll`, or null when absent. */
   getDoc<T>(coll: string, id: string): Promise<T | null>;
+  /**
+   * Document `id` of `coll` with its revision (the collection version its last write brought, so it moves with every
+   * write of it and never repeats), or null when absent: what `putDocIf` compares.
+   */
+  getDocRev<T>(coll: string, id: string): Promise<{ doc: T; rev: number } | null>;
+  /**
+   * Replaces document `id` of `coll` only while it is held at revision `rev` (compare-and-set, atomically, moving the
+   * collection's version as putDoc does). False, writing nothing, when it was written again or removed since: a removed
+   * document is never brought back, and of two writers that read the same revision one wins and the other reads again.
+   */
+  putDocIf<T>(coll: string, id: string, value: T, rev: number): Promise<boolean>;
   /** Removes document `id` of `coll` (moving the version when one went); true when it was there. */
   deleteDoc(coll: string, id: string): Promise<boolean>;
   /** Every document of `coll` and the version they are at: one read (one round trip in KV). */
   docs<T>(coll: string): Promise<{ version: number; docs: T[] }>;
   /**
    * What changed in `coll` since version `since`: the documents written after it and the ids removed after it, with
-   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), so the
+   * the version they bring the reader to; null when `since` is ahead of the store (a store emptied since), or so far
+   * behind that removals it missed are no longer remembered (only the latest KEPT_REMOVALS of a collection are), so the
    * reader reads the whole collection. Lets an instance holding many documents follow a few changes cheaply.
    */
   docsSince<T>(coll: string, since: number): Promise<{ version: number; docs: T[]; removed: string[] } | null>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DailyBar, Store } from '@/lib/store';
+import { KEPT_REMOVALS, type DailyBar, type Store } from '@/lib/store';
 import { sleep } from './expect';
 
 /** One way to open a backend: each call of `make` gives a fresh, empty store that can be reopened. */
@@ -372,6 +372,70 @@ export function storeContract(name: string, make: () => Backend): void {
       const again = await other.docsSince<{ id: string }>('alerts', since!.version);
       expect(again).toEqual({ version: since!.version + 1, docs: [{ id: 'b', n: 3 }], removed: [] });
       expect(await store.docsSince('alerts', again!.version + 100)).toBeNull();
+    });
+
+    it('documents: only the latest KEPT_REMOVALS removals are remembered; a reader behind them reads the whole collection', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      await store.putDoc('jobs', 'kept', { id: 'kept' });
+      const start = await store.docsVersion('jobs');
+      const ids = Array.from({ length: KEPT_REMOVALS + 3 }, (_, i) => `j${i}`);
+      await Promise.all(ids.map((id, i) => (i % 2 ? store : other).putDoc('jobs', id, { id })));
+      // The three oldest removals, one after another, then the rest at once from both handles.
+      const at: number[] = [];
+      for (const id of ids.slice(0, 3)) {
+        expect(await store.deleteDoc('jobs', id)).toBe(true);
+        at.push(await store.docsVersion('jobs'));
+      }
+      const rest = ids.slice(3);
+      await Promise.all(rest.map((id, i) => (i % 2 ? store : other).deleteDoc('jobs', id)));
+      // Past the three oldest removals, nothing was forgotten: the latest KEPT_REMOVALS, exactly.
+      const since = await other.docsSince<{ id: string }>('jobs', at[2]);
+      expect(since!.removed.sort()).toEqual([...rest].sort());
+      expect(since!.docs).toEqual([]);
+      // A reader that missed a forgotten removal is told to read the whole collection, which holds what is left.
+      expect(await store.docsSince('jobs', at[1])).toBeNull();
+      expect(await store.docsSince('jobs', start)).toBeNull();
+      expect(await store.docs('jobs')).toEqual({ version: await store.docsVersion('jobs'), docs: [{ id: 'kept' }] });
+      // Documents written later are followed from a version past the floor as before.
+      const now = await store.docsVersion('jobs');
+      await store.putDoc('jobs', 'later', { id: 'later' });
+      expect(await other.docsSince('jobs', now)).toEqual({ version: now + 1, docs: [{ id: 'later' }], removed: [] });
+    });
+
+    it('documents: putDocIf writes only onto the revision read; a removed document is never brought back', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      expect(await store.getDocRev('alerts', 'a')).toBeNull();
+      expect(await store.putDocIf('alerts', 'a', { n: 1 }, 0)).toBe(false);
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      await store.putDoc('alerts', 'a', { n: 1 });
+      const r1 = (await other.getDocRev<{ n: number }>('alerts', 'a'))!;
+      expect(r1.doc).toEqual({ n: 1 });
+      // Two handles read the same revision: the first write wins, the second writes nothing and sees the first's.
+      expect(await other.putDocIf('alerts', 'a', { n: 2 }, r1.rev)).toBe(true);
+      expect(await store.putDocIf('alerts', 'a', { n: 3 }, r1.rev)).toBe(false);
+      const r2 = (await store.getDocRev<{ n: number }>('alerts', 'a'))!;
+      expect(r2.doc).toEqual({ n: 2 });
+      expect(r2.rev).toBeGreaterThan(r1.rev);
+      // The write moved the collection's version and is seen by docsSince, as putDoc's are.
+      expect(await store.docsVersion('alerts')).toBe(r2.rev);
+      expect((await other.docsSince('alerts', r1.rev))!.docs).toEqual([{ n: 2 }]);
+      // Removed after the read: the write that finishes later brings nothing back.
+      expect(await other.deleteDoc('alerts', 'a')).toBe(true);
+      expect(await store.putDocIf('alerts', 'a', { n: 4 }, r2.rev)).toBe(false);
+      expect(await store.getDoc('alerts', 'a')).toBeNull();
+      expect(await store.getDocRev('alerts', 'a')).toBeNull();
+      expect((await store.docs('alerts')).docs).toEqual([]);
+      expect((await store.docsSince('alerts', r2.rev))!.removed).toEqual(['a']);
+      // Racing writers on one revision: exactly one wins.
+      await store.putDoc('alerts', 'b', { n: 0 });
+      const rb = (await store.getDocRev<{ n: number }>('alerts', 'b'))!;
+      const won = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? store : other).putDocIf('alerts', 'b', { n: i + 1 }, rb.rev)));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await store.getDoc('alerts', 'b')).toEqual({ n: won.indexOf(true) + 1 });
     });
   });
 }

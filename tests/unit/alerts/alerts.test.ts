@@ -8,11 +8,14 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 // The decryption of RFC 8188 / 8291 that web-push encrypts with, as a browser would decrypt.
 import ece from 'http_ece';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Served } from '@/lib/prices/served-price';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { waitFor } from '../../support/expect';
 import { fixtureBars } from '../../support/bars';
+import { afterNextRead } from '../../support/after-read';
 
 /** The last day of the broker's daily rows in tests/fixtures. */
 const LAST_FIXTURE_DAY = '2026-04-16';
@@ -40,6 +43,8 @@ interface Received {
 
 /** What the receiver answers on a path: a status (and, for 2xx, the verification challenge echoed). */
 const behaviour = new Map<string, (n: number) => { status: number; headers?: Record<string, string> }>();
+/** What the receiver does on a path before it answers (while the delivery waits for the answer). */
+const beforeAnswer = new Map<string, (json: Received['json']) => void>();
 const received: Received[] = [];
 /** What the local push service received, and what it answers per path (201 unless set). */
 const pushes: { path: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
@@ -72,6 +77,7 @@ beforeAll(async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const json = JSON.parse(body);
       received.push({ path: req.url ?? '', headers: req.headers, body, json });
+      beforeAnswer.get(req.url ?? '')?.(json);
       const n = received.filter((r) => r.path === req.url).length;
       // A target that takes too long: the first event attempt is never answered.
       if (req.url === '/slow' && n === 2) return;
@@ -587,6 +593,86 @@ describe('evaluation and delivery', () => {
   });
 });
 
+describe('one write at a time', () => {
+  it('a DELETE by the manage URL while a delivery is under way leaves the alert deleted, whatever the delivery writes after', async () => {
+    const a = await activeAlert('/deleted-mid', { above: 86 });
+    const store = lib.store.getStore();
+    // The event's answer asks for a retry; the alert is deleted between the delivery's read of it and its write.
+    behaviour.set('/deleted-mid', (n) => ({ status: n === 1 ? 200 : 503 }));
+    let restore = () => {};
+    beforeAnswer.set('/deleted-mid', (json) => {
+      if (json.type !== 'alert.triggered') return;
+      restore = afterNextRead(store, 'alerts', a.id, async () => expect((await manage(a.manage_url, 'DELETE')).status).toBe(204));
+    });
+    try {
+      await reading(await usdFor(85));
+      await reading(await usdFor(87));
+    } finally {
+      restore();
+    }
+    expect(events('/deleted-mid')).toHaveLength(1);
+    expect((await manage(a.manage_url)).status).toBe(404);
+    expect(await store.getDoc('alerts', a.id)).toBeNull();
+    // Nothing waits to be retried for it, and nothing more is sent.
+    await lib.deliver.kick();
+    expect((await store.docs<{ alert_id: string }>('alert-jobs')).docs.filter((j) => j.alert_id === a.id)).toEqual([]);
+    expect(events('/deleted-mid')).toHaveLength(1);
+  });
+
+  it('two writers changing one alert at once both take effect: the one that lost the race writes onto the fresh record', async () => {
+    const a = await activeAlert('/two-writers', { above: 5000 });
+    const store = lib.store.getStore();
+    const cas = vi.spyOn(store, 'putDocIf');
+    try {
+      await Promise.all([
+        lib.records.updateAlert(a.id, (x) => {
+          x.fired_count += 1;
+        }),
+        lib.records.updateAlert(a.id, (x) => {
+          x.delivered_count += 1;
+        }),
+      ]);
+      // They raced (both read one revision): three writes were tried, one of them refused and made again.
+      expect(cas).toHaveBeenCalledTimes(3);
+      expect(await Promise.all(cas.mock.results.map((r) => r.value))).toEqual(expect.arrayContaining([true, true, false]));
+    } finally {
+      cas.mockRestore();
+    }
+    const v = await view(a.manage_url);
+    expect([v.fired_count, v.delivered_count]).toEqual([1, 1]);
+    // Eight at once: none lost.
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        lib.records.updateAlert(a.id, (x) => {
+          x.fired_count += 1;
+        }),
+      ),
+    );
+    expect((await view(a.manage_url)).fired_count).toBe(9);
+  });
+
+  it('the manage URL lists the latest 10 deliveries, newest first, however many were made', async () => {
+    const { KEPT_DELIVERIES } = await import('@/lib/alerts/model');
+    const a = await activeAlert('/many', { above: 95, repeat: true });
+    const start = (clock += 86_400_000);
+    const at = (min: number) => (clock = start + min * 60_000);
+    for (let i = 0; i < KEPT_DELIVERIES + 3; i++) {
+      await reading(await usdFor(90), 'fresh', at(i * 20));
+      await reading(await usdFor(96), 'fresh', at(i * 20 + 1));
+    }
+    const sent = events('/many');
+    expect(sent).toHaveLength(KEPT_DELIVERIES + 3);
+    const v = await view(a.manage_url);
+    expect(v.deliveries).toHaveLength(KEPT_DELIVERIES);
+    expect(v.deliveries.map((d: { webhook_id: string }) => d.webhook_id)).toEqual(
+      sent
+        .slice(-KEPT_DELIVERIES)
+        .reverse()
+        .map((e) => e.headers['webhook-id']),
+    );
+  });
+});
+
 describe('Web Push', () => {
   /** A browser's subscription: its own P-256 key pair and auth secret, on the local push service. */
   function subscription(path: string) {
@@ -677,6 +763,29 @@ describe('counted', () => {
       expect(text).toMatch(/goldapi_alerts\{state="armed"\} [1-9]/);
     } finally {
       delete process.env.METRICS_TOKEN;
+    }
+  });
+});
+
+describe('the /status page', () => {
+  it('shows the alert counts /api/v1/status answers, figure for figure', async () => {
+    const { GET } = await import('@/app/api/v1/status/route');
+    const res = await GET(new Request('http://localhost/api/v1/status'));
+    expect(res.status).toBe(200);
+    const api = (await res.json()).alerts as Record<string, number>;
+    // What earlier tests did shows: none of the figures compared is trivially zero but the ones no test makes.
+    expect(api.armed).toBeGreaterThan(0);
+    expect(api.fired).toBeGreaterThan(0);
+    expect(api.delivered).toBeGreaterThan(0);
+    expect(api.failed).toBeGreaterThan(0);
+    const page = await import('@/pages/status');
+    const { props } = await page.getServerSideProps();
+    const html = renderToStaticMarkup(createElement(page.default, props));
+    expect(html).toMatch(/<h2 id="alerts">Price alerts<\/h2>/);
+    for (const key of ['armed', 'pending', 'failing', 'fired', 'delivered', 'failed']) {
+      const row = html.match(new RegExp(`<tr id="alerts-${key}"><th scope="row">[^<]+</th><td>(\\d+)</td></tr>`));
+      expect(row, key).not.toBeNull();
+      expect(Number(row![1]), key).toBe(api[key]);
     }
   });
 });
