@@ -17,7 +17,7 @@ import { FX_HISTORY_API_NAME, FX_HISTORY_SOURCE } from '../sources/upstream/fx-h
 import { NOTHING } from '../sources/unavailable';
 import { UNIT_DECIMALS, unitEntry, type Unit } from '../reference/units';
 import { todayUtc, type HistoryRange } from '../schemas/history';
-import { getMonthlySeries, type MonthlyMetal, type MonthlyPoint } from './monthly';
+import { getMonthlySeries, type MonthlyMetal } from './monthly';
 import {
   convertDaily,
   convertMonthly,
@@ -34,14 +34,16 @@ import {
 import { UpstreamError } from '../sources/upstream/fetch';
 import { spotSeries, type HeldSeries } from './spot-series';
 import { londonSeriesOf, londonSource } from './london';
+import { bytesOfBuffer, idOf, pointsBytes, seriesCache, SLOT_BYTES } from './cache-budget';
 import { DEFAULT_LONDON_TIME, londonTimeOf, type LondonTime } from '../reference/london-times';
 
 // GET /api/v1/history: every daily bar of the COMEX front-month gold future GC=F (no keyless source
 // serves daily XAU/USD spot with true highs and lows), any metal's daily spot bars
 // (lib/series/spot-series.ts), or the World Bank's monthly averages (lib/series/monthly.ts), with the
 // statistics of docs/contract.md, in any currency and unit (lib/series/history-view.ts). Each series is
-// converted once per version, currency and unit, and each window cut once: a request adds only its
-// freshness and period, looks `date=` up, and reuses the points' JSON.
+// converted once per version, currency and unit, and each named range cut once: a request adds only its
+// freshness, looks `date=` up, and reuses the points' JSON. All of that is kept within one byte budget
+// (lib/series/cache-budget.ts, `SERIES_CACHE_MB`): what it lets go is made again, the same, when next asked for.
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
 /** What a metal's spot series is (`source`). */
@@ -111,39 +113,63 @@ const feed = new Feed<DailyPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fe
 
 type Series = Omit<History, 'data_state' | 'updated_at' | 'period' | 'series'>;
 
-/** The rounded points and statistics of one fetched series, computed once per fetch. */
-let computed: { from: DailyPoint[]; series: Series } | null = null;
-function series(points: DailyPoint[]): Series {
-  if (computed?.from !== points) {
-    const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
-    computed = {
-      from: points,
-      series: { symbol: 'XAUUSD', interval: 'daily', source: HISTORY_SOURCE, points: rounded, count: rounded.length, ...historyStats(points) },
-    };
-  }
-  return computed.series;
+/** A series' USD per troy ounce answer as kept: its rounded points and statistics, their dates and period. */
+interface Held {
+  usd: Series;
+  dates: string[];
+  period: Period;
+}
+
+/** What a kept series costs beyond its points: the dates' slots, the statistics and period. */
+const heldBytes = (h: { usd: Series; dates: readonly string[] }) => pointsBytes(h.usd.points) + h.dates.length * SLOT_BYTES + 1024;
+
+/** The USD answer of a series: its points rounded, its statistics and period. */
+function heldOf(raw: readonly RawPoint[], usd: Omit<Series, 'count' | keyof Stats>, stats: Stats): Held {
+  return { usd: { ...usd, count: usd.points.length, ...stats }, dates: raw.map((p) => p.d), period: periodOf(usd.points as OutPoint[], 'oz') };
+}
+
+/** The rounded points and statistics of one fetched futures series, computed once per fetch (within the budget). */
+function futuresHeld(points: DailyPoint[]): { key: string; held: Held } {
+  const key = `futures|${idOf(points)}`;
+  const held = seriesCache().take(
+    key,
+    () => {
+      const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
+      return heldOf(points, { symbol: 'XAUUSD', interval: 'daily', source: HISTORY_SOURCE, points: rounded }, historyStats(points));
+    },
+    heldBytes,
+  );
+  return { key, held };
 }
 
 /** One series as held: its unrounded USD per troy ounce points, and its USD per troy ounce answer (points and statistics). */
-interface Base {
+interface Base extends Held {
   kind: SeriesKind;
+  /** Names this version of the series in the budget's keys. */
+  key: string;
   raw: readonly RawPoint[];
-  usd: Series;
   data_state: DataState;
   /** The monthly series' licence, attribution and description; the london series' time. */
   extra?: Pick<History, 'license' | 'attribution' | 'description' | 'time' | 'london_time'>;
 }
 
-/** What every answer of one series in one currency and unit shares: the points, their dates, the statistics. */
+/** What every answer of one series in one currency and unit shares: the points, their dates, the statistics, the whole series' period. */
 interface View {
+  /** Names the view in the budget's keys. */
+  key: string;
   points: OutPoint[];
   raw: readonly RawPoint[];
-  dates: string[];
+  dates: readonly string[];
   stats: Stats;
-  /** Windows already cut (bounded): the same request gets the same points list, whose JSON is kept. */
-  windows: Map<string, OutPoint[]>;
+  period: Period;
   /** Dates of the points left out for want of a rate within 7 days of them (a gap in the currency's rates), oldest first. */
   leftOut: string[];
+}
+
+/** A window's points and their period. */
+interface Cut {
+  points: OutPoint[];
+  period: Period;
 }
 
 const STAT_KEYS = ['high_52w', 'low_52w', 'ranges', 'return_ytd_pct', 'return_1y_pct'] as const;
@@ -151,39 +177,46 @@ const statsOf = (s: Series): Stats => Object.fromEntries(STAT_KEYS.map((k) => [k
 /** Every point as a daily bar for the statistics: the monthly series has a close alone. */
 const asDaily = (raw: readonly RawPoint[]): Daily[] => raw.map((p) => ({ d: p.d, c: p.c, h: p.h ?? p.c, l: p.l ?? p.c }));
 
-/** The key of USD in the views of a series (a currency's key is its rates array, new with every new day). */
-const USD_KEY = {};
-const viewsOf = new WeakMap<readonly RawPoint[], WeakMap<object, Map<string, View>>>();
+/** What a view keeps alive: its converted points twice (unrounded and as answered), their dates, the dates left out. */
+const viewBytes = (v: View) => pointsBytes(v.points) + pointsBytes(v.raw) + (v.dates.length + v.leftOut.length) * SLOT_BYTES + 1024;
 
+/**
+ * A series in a currency and unit: the USD per troy ounce one is the series as held; any other is converted once per
+ * version of the series and of the rates (a currency's rates array is new with every new day), within the budget.
+ */
 function viewOf(base: Base, fx: FxSeries | null, unit: Unit, until: string | null): View {
-  let byFx = viewsOf.get(base.raw);
-  if (!byFx) viewsOf.set(base.raw, (byFx = new WeakMap()));
-  const fxKey = fx?.r ?? USD_KEY;
-  let byUnit = byFx.get(fxKey);
-  if (!byUnit) byFx.set(fxKey, (byUnit = new Map()));
-  const key = `${unit}|${until ?? ''}`;
-  let view = byUnit.get(key);
-  if (view) return view;
   if (!fx && unit === 'oz') {
-    view = {
+    const view = {
+      key: `${base.key}|USD|oz`,
       points: base.usd.points as OutPoint[],
       raw: base.raw,
-      dates: base.raw.map((p) => p.d),
+      dates: base.dates,
       stats: statsOf(base.usd),
-      windows: new Map(),
+      period: base.period,
       leftOut: [],
     };
-  } else {
-    const { points: raw, leftOut } = base.kind === 'monthly' ? convertMonthly(base.raw, fx, unit, until) : convertDaily(base.raw, fx, unit, until);
-    const points = raw.map((p) => roundPoint(p, base.kind, unit));
-    view = { points, raw, dates: raw.map((p) => p.d), stats: historyStats(asDaily(raw), UNIT_DECIMALS[unit]), windows: new Map(), leftOut };
+    return keep(view.key, view.points, view);
   }
-  byUnit.set(key, view);
-  return view;
+  const key = `${base.key}|${fx ? idOf(fx.r) : 'USD'}|${unit}|${until ?? ''}`;
+  const view = seriesCache().take(
+    key,
+    (): View => {
+      const { points: raw, leftOut } = base.kind === 'monthly' ? convertMonthly(base.raw, fx, unit, until) : convertDaily(base.raw, fx, unit, until);
+      const points = raw.map((p) => roundPoint(p, base.kind, unit));
+      return {
+        key,
+        points,
+        raw,
+        dates: raw.map((p) => p.d),
+        stats: historyStats(asDaily(raw), UNIT_DECIMALS[unit]),
+        period: periodOf(points, unit),
+        leftOut,
+      };
+    },
+    viewBytes,
+  );
+  return keep(key, view.points, view);
 }
-
-/** Windows kept per view: enough for every range and the charts' windows, bounded against arbitrary dates. */
-const MAX_WINDOWS = 64;
 
 const RANGE_DAYS: Record<Exclude<HistoryRange, 'ytd' | 'max'>, number> = {
   '1m': 30,
@@ -221,32 +254,29 @@ function leftOutIn(view: View, kind: SeriesKind, q: Partial<HistoryQuery>): numb
   return Math.max(0, j - i);
 }
 
-/** The points of a window, grouped when asked: cut once per view, window and grouping. */
-function windowOf(view: View, kind: SeriesKind, unit: Unit, q: Partial<HistoryQuery>): OutPoint[] {
+/**
+ * The points of a window, grouped when asked, and their period. A named range (no `from`, no `to`) is what many
+ * requests share: it is cut once per view, window and grouping, within the budget. A window of arbitrary dates is
+ * cut for its request alone (repeats of one URL are the response cache's to keep).
+ */
+function windowOf(view: View, kind: SeriesKind, unit: Unit, q: Partial<HistoryQuery>): Cut {
   const n = view.dates.length;
   const latest = view.dates[n - 1];
-  if (!latest) return view.points;
+  if (!latest) return view;
   const from = windowStart(view, kind, q);
   const i = from ? firstOnOrAfter(view.dates, from) : 0;
   const j = Math.max(i, q.to ? lastOnOrBefore(view.dates, q.to) + 1 : n);
   const group = q.group && kind !== 'monthly' ? q.group : undefined;
-  if (i === 0 && j === n && !group) return view.points;
-  const key = `${i}|${j}|${group ?? ''}`;
-  let points = view.windows.get(key);
-  if (points) return points;
-  points = group ? groupPoints(view.raw.slice(i, j), group).map((p) => roundPoint(p, kind, unit, true)) : view.points.slice(i, j);
-  if (view.windows.size >= MAX_WINDOWS) view.windows.clear();
-  view.windows.set(key, points);
-  return points;
-}
-
-const periods = new WeakMap<readonly OutPoint[], Map<Unit, Period>>();
-function periodFor(points: readonly OutPoint[], unit: Unit): Period {
-  let byUnit = periods.get(points);
-  if (!byUnit) periods.set(points, (byUnit = new Map()));
-  let period = byUnit.get(unit);
-  if (!period) byUnit.set(unit, (period = periodOf(points, unit)));
-  return period;
+  if (i === 0 && j === n && !group) return view;
+  const cut = (): Cut => {
+    const points = group ? groupPoints(view.raw.slice(i, j), group).map((p) => roundPoint(p, kind, unit, true)) : view.points.slice(i, j);
+    return { points, period: periodOf(points, unit) };
+  };
+  if (q.from !== undefined || q.to !== undefined) return cut();
+  const key = `${view.key}|${i}|${j}|${group ?? ''}`;
+  // A slice keeps its points alive as much as the view does: charged whole, so letting the view go never frees less than counted.
+  const kept = seriesCache().take(key, cut, (c) => pointsBytes(c.points) + 512);
+  return keep(key, kept.points, kept);
 }
 
 /** A currency whose last rate is more than this many days old has ended (the list gives a current one its latest date). */
@@ -309,6 +339,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   const data_state: DataState =
     rates?.status === 'stale' && base.data_state.status === 'fresh' ? { ...base.data_state, status: 'stale' } : base.data_state;
   let points: OutPoint[];
+  let period: Period;
   let requested: { requested_date?: string } = {};
   if (query.date) {
     const k = lastOnOrBefore(view.dates, query.date);
@@ -317,8 +348,9 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
       throw new ApiError(404, `No ${base.kind} point on or before ${query.date}${starts}`, { data_state });
     }
     points = [view.points[k]];
+    period = periodOf(points, unit);
     requested = { requested_date: query.date };
-  } else points = windowOf(view, base.kind, unit, query);
+  } else ({ points, period } = windowOf(view, base.kind, unit, query));
   const grouped = !query.date && query.group && base.kind !== 'monthly' ? query.group : undefined;
   const interval = grouped === 'week' ? 'weekly' : grouped === 'month' || base.kind === 'monthly' ? 'monthly' : 'daily';
   const asked = fx || unit !== 'oz' ? { currency: code, unit: unitEntry(unit).label } : {};
@@ -330,7 +362,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
     points: points as History['points'],
     count: points.length,
     ...view.stats,
-    period: periodFor(points, unit),
+    period,
     ...requested,
     ...asked,
     ...(fx ? { fx: fxOf(fx, until, query.date ? 0 : leftOutIn(view, base.kind, query)) } : {}),
@@ -345,51 +377,81 @@ function fxOf(fx: FxSeries, until: string | null, leftOut: number): NonNullable<
   return { source: FX_HISTORY_SOURCE, from: fx.d[0], ...(until ? { until } : {}), ...(leftOut > 0 ? { left_out: leftOut } : {}) };
 }
 
+// What is made from a kept points list (its JSON, its ETags) is kept beside it in the budget, under the list's key:
+// a list made again after the budget let it go finds it, as it is the same. A list cut for one request has no key.
+const keyOf = new WeakMap<readonly object[], string>();
+function keep<T>(key: string, points: readonly object[], value: T): T {
+  keyOf.set(points, key);
+  return value;
+}
+
+/**
+ * What `make` makes from a kept points list (`part` names it among the list's), held in the budget charged
+ * `bytesOf`; undefined for a list cut for one request, which nothing else will ask about.
+ */
+export function keptFor<T>(points: readonly object[], part: string, make: () => T, bytesOf: (value: T) => number): T | undefined {
+  const key = keyOf.get(points);
+  return key === undefined ? undefined : seriesCache().take(`${key}|${part}`, make, bytesOf);
+}
+
 // A history answer's points are most of its JSON, and they change only with the series: their text is
-// made once per list of points and set into each answer, whose freshness alone is new.
-const pointsJson = new WeakMap<readonly HistoryPoint[], string>();
+// encoded once per kept list of points (one copy: the bytes sent) and set into each answer, whose freshness alone is new.
 /** A string no answer holds, put where the points go and replaced by their JSON. */
 const POINTS_MARK = '\u0000points\u0000';
 const POINTS_MARK_JSON = JSON.stringify(POINTS_MARK);
 
+const encode = (points: readonly HistoryPoint[]) => Buffer.from(JSON.stringify(points));
+
 /**
  * A history answer as JSON in three parts, which joined are the text JSON.stringify gives: what comes before the
- * points, the points (the same string for every answer of one series), what comes after.
+ * points, the points' UTF-8 bytes (the same bytes for every answer of one kept list), what comes after.
  */
-export function historyJsonParts(body: History): [head: string, points: string, tail: string] {
-  let points = pointsJson.get(body.points);
-  if (points === undefined) pointsJson.set(body.points, (points = JSON.stringify(body.points)));
+export function historyJsonParts(body: History): [head: string, points: Uint8Array, tail: string] {
+  const points =
+    keptFor(
+      body.points,
+      'json',
+      () => encode(body.points),
+      (b) => bytesOfBuffer(b.length),
+    ) ?? encode(body.points);
   const [head, tail] = JSON.stringify({ ...body, points: POINTS_MARK }).split(POINTS_MARK_JSON);
   return [head, points, tail];
 }
 
 /** A history answer as JSON, the same text JSON.stringify gives, with the points' part reused. */
 export function historyJson(body: History): string {
-  return body.points.length < 2 ? JSON.stringify(body) : historyJsonParts(body).join('');
+  if (body.points.length < 2) return JSON.stringify(body);
+  const [head, points, tail] = historyJsonParts(body);
+  return head + Buffer.from(points.buffer, points.byteOffset, points.byteLength).toString('utf8') + tail;
 }
 
 /** A latest spot bar within this many days of the current session keeps the series fresh (a long weekend). */
 const SPOT_FRESH_DAYS = 4;
 
 /** What every answer of one held series in one session shares: all but its freshness. */
-interface SpotView {
+interface SpotView extends Held {
   key: string;
-  series: Series;
   /** The bars within the retention, unrounded, with `final`: what conversion starts from. */
   raw: RawPoint[];
   last: DailyBar | undefined;
 }
-const views = new WeakMap<HeldSeries, SpotView>();
 
 /**
- * The points and statistics of a held series, computed once per version and session: which bars lie within the
- * retention and whether the newest is final depend on the session, nothing else on the moment of the request.
+ * The points and statistics of a held series, computed once per version and session (within the budget): which bars
+ * lie within the retention and whether the newest is final depend on the session, nothing else on the moment of the request.
  */
 function spotView(metal: Metal, held: HeldSeries, session: Session): SpotView {
   const today = session.date;
-  const key = `${today}|${session.open}`;
-  const kept = views.get(held);
-  if (kept?.key === key) return kept;
+  const key = `spot|${idOf(held)}|${today}|${session.open}`;
+  return seriesCache().take(
+    key,
+    () => makeSpotView(key, metal, held, session),
+    (v) => heldBytes(v) + pointsBytes(v.raw),
+  );
+}
+
+function makeSpotView(key: string, metal: Metal, held: HeldSeries, session: Session): SpotView {
+  const today = session.date;
   const from = retentionStart(today);
   const bars = held.bars.filter((b) => b.d >= from);
   // The session in progress is not final: its close is the latest price and its range can still widen.
@@ -414,21 +476,12 @@ function spotView(metal: Metal, held: HeldSeries, session: Session): SpotView {
     final: final(b.d),
     n: b.origin === 'recorded' ? b.n : null,
   }));
-  const view: SpotView = {
+  return {
     key,
     raw,
-    series: {
-      symbol: `${metal.symbol}USD`,
-      interval: 'daily',
-      source: spotHistorySource(metal),
-      points,
-      count: points.length,
-      ...historyStats(bars),
-    },
+    ...heldOf(raw, { symbol: `${metal.symbol}USD`, interval: 'daily', source: spotHistorySource(metal), points }, historyStats(bars)),
     last: bars[bars.length - 1],
   };
-  views.set(held, view);
-  return view;
 }
 
 async function spotBase(metal: MetalId, now: number): Promise<Base> {
@@ -440,7 +493,8 @@ async function spotBase(metal: MetalId, now: number): Promise<Base> {
     if (err instanceof StoreDownError) throw new ApiError(503, 'Daily spot bars unavailable: the store is not answering. Retry shortly.');
     throw err;
   }
-  const { series, raw, last } = spotView(metalById(metal), held, session);
+  const view = spotView(metalById(metal), held, session);
+  const last = view.last;
   let data_state: DataState;
   if (!last) data_state = { status: 'unavailable', as_of: null, source: null, age_seconds: null };
   else {
@@ -449,7 +503,7 @@ async function spotBase(metal: MetalId, now: number): Promise<Base> {
     const fresh = last.d >= daysBefore(session.date, SPOT_FRESH_DAYS);
     data_state = toDataState({ status: fresh ? 'fresh' : 'stale', asOf: Math.min(asOf, now), source: 'cache' }, now);
   }
-  return { kind: 'spot', raw, usd: series, data_state };
+  return { kind: 'spot', key: view.key, raw: view.raw, usd: view.usd, dates: view.dates, period: view.period, data_state };
 }
 
 /** The daily spot series of a metal in USD per troy ounce: every bar kept (recorded and imported), oldest first, with the statistics of the futures series. */
@@ -477,42 +531,38 @@ async function futuresBase(now: number): Promise<Base | Unavailable> {
       now,
     );
   }
-  return { kind: 'futures', raw: reading.value, usd: series(reading.value), data_state };
+  const { key, held } = futuresHeld(reading.value);
+  return { kind: 'futures', key, raw: reading.value, ...held, data_state };
 }
 
-/** The USD answer of a monthly series, computed once per series read. */
-const monthlyViews = new WeakMap<readonly MonthlyPoint[], { raw: RawPoint[]; usd: Series }>();
+/** A kept series whose points as read are not themselves the unrounded points conversion starts from. */
+type HeldRaw = Held & { raw: RawPoint[] };
+const heldRawBytes = (h: HeldRaw) => heldBytes(h) + pointsBytes(h.raw);
 
+/** The USD answer of a monthly series, computed once per series read (within the budget). */
 async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
   const m = await getMonthlySeries(metal);
-  let held = monthlyViews.get(m.points);
-  if (!held) {
-    const raw = m.points.map((p) => ({ d: p.d, c: p.c }));
-    const points = raw.map((p) => ({ d: p.d, c: round(p.c, 2) }));
-    held = {
-      raw,
-      usd: {
-        symbol: `${metalById(metal).symbol}USD`,
-        interval: 'monthly',
-        source: m.source,
-        points,
-        count: points.length,
-        ...historyStats(asDaily(raw)),
-      },
-    };
-    monthlyViews.set(m.points, held);
-  }
+  const key = `monthly|${idOf(m.points)}`;
+  const held = seriesCache().take(
+    key,
+    (): HeldRaw => {
+      const raw = m.points.map((p) => ({ d: p.d, c: p.c }));
+      const points = raw.map((p) => ({ d: p.d, c: round(p.c, 2) }));
+      return {
+        raw,
+        ...heldOf(raw, { symbol: `${metalById(metal).symbol}USD`, interval: 'monthly', source: m.source, points }, historyStats(asDaily(raw))),
+      };
+    },
+    heldRawBytes,
+  );
   return {
     kind: 'monthly',
-    raw: held.raw,
-    usd: held.usd,
+    key,
+    ...held,
     data_state: m.data_state,
     extra: { license: m.license, attribution: m.attribution, description: m.description },
   };
 }
-
-/** The USD answer of a London series, computed once per series read. */
-const londonViews = new WeakMap<readonly object[], { raw: RawPoint[]; usd: Series }>();
 
 /** A metal's values at a London time (lib/series/london.ts), as a series of the history answer. */
 async function londonBase(metal: MetalId, time: LondonTime, now: number): Promise<Base> {
@@ -523,24 +573,24 @@ async function londonBase(metal: MetalId, time: LondonTime, now: number): Promis
     if (err instanceof StoreDownError) throw new ApiError(503, 'London-time values unavailable: the store is not answering. Retry shortly.');
     throw err;
   }
-  let view = londonViews.get(read.values);
-  if (!view) {
-    const raw = read.values.map((v) => ({ d: v.d, c: v.p, t: new Date(v.t).toISOString() }));
-    const points = raw.map((p) => roundPoint(p, 'london', 'oz'));
-    view = {
-      raw,
-      usd: {
-        symbol: `${metalById(metal).symbol}USD`,
-        interval: 'daily',
-        source: londonSource(metal, time),
-        points: points as Series['points'],
-        count: points.length,
-        ...historyStats(asDaily(raw)),
-      },
-    };
-    londonViews.set(read.values, view);
-  }
-  return { kind: 'london', raw: view.raw, usd: view.usd, data_state: read.data_state, extra: { time, london_time: londonTimeOf(metal, time) } };
+  const key = `london|${idOf(read.values)}`;
+  const held = seriesCache().take(
+    key,
+    (): HeldRaw => {
+      const raw = read.values.map((v) => ({ d: v.d, c: v.p, t: new Date(v.t).toISOString() }));
+      const points = raw.map((p) => roundPoint(p, 'london', 'oz')) as Series['points'];
+      return {
+        raw,
+        ...heldOf(
+          raw,
+          { symbol: `${metalById(metal).symbol}USD`, interval: 'daily', source: londonSource(metal, time), points },
+          historyStats(asDaily(raw)),
+        ),
+      };
+    },
+    heldRawBytes,
+  );
+  return { kind: 'london', key, ...held, data_state: read.data_state, extra: { time, london_time: londonTimeOf(metal, time) } };
 }
 
 export async function historyState(): Promise<DataState> {
