@@ -103,3 +103,20 @@ export function idOf(o: object): number {
   if (id === undefined) ids.set(o, (id = ++nextId));
   return id;
 }
+
+// What is made from a kept points list (its JSON, its ETags) is kept beside it in the budget, under the list's key:
+// a list made again after the budget let it go finds it, as it is the same. A list cut for one request has no key.
+const keyOf = new WeakMap<readonly object[], string>();
+export function keep<T>(key: string, points: readonly object[], value: T): T {
+  keyOf.set(points, key);
+  return value;
+}
+
+/**
+ * What `make` makes from a kept points list (`part` names it among the list's), held in the budget charged
+ * `bytesOf`; undefined for a list cut for one request, which nothing else will ask about.
+ */
+export function keptFor<T>(points: readonly object[], part: string, make: () => T, bytesOf: (value: T) => number): T | undefined {
+  const key = keyOf.get(points);
+  return key === undefined ? undefined : seriesCache().take(`${key}|${part}`, make, bytesOf);
+}
