@@ -38,29 +38,32 @@ export function bytesOfString(s: string): number {
   return 2 * s.length + 32;
 }
 
-/** A least-recently-used store of values charged in bytes, never holding more than `maxBytes` of them. */
+/** A least-recently-used store of values charged in bytes, never holding more than `maxBytes` of them (0: none). */
 export class ByteBudget {
   readonly maxBytes: number;
-  private readonly lru: LRUCache<string, { value: unknown; bytes: number }>;
+  private readonly lru: LRUCache<string, { value: unknown; bytes: number }> | null;
 
   constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
-    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (e, key) => Math.max(1, e.bytes + bytesOfString(key) + ENTRY_BYTES) });
+    this.maxBytes = Math.max(0, Math.floor(maxBytes));
+    this.lru =
+      this.maxBytes === 0
+        ? null
+        : new LRUCache({ maxSize: this.maxBytes, sizeCalculation: (e, key) => Math.max(1, e.bytes + bytesOfString(key) + ENTRY_BYTES) });
   }
 
   /** The bytes charged to what is held now: never more than `maxBytes`. */
   get bytes(): number {
-    return this.lru.calculatedSize;
+    return this.lru?.calculatedSize ?? 0;
   }
 
   /** How many values are held. */
   get size(): number {
-    return this.lru.size;
+    return this.lru?.size ?? 0;
   }
 
   /** The value held under `key` (now the most recently used), or undefined. */
   get<V>(key: string): V | undefined {
-    return this.lru.get(key)?.value as V | undefined;
+    return this.lru?.get(key)?.value as V | undefined;
   }
 
   /**
@@ -68,20 +71,20 @@ export class ByteBudget {
    * used go until it fits. A value larger than the whole budget is not held.
    */
   set<V>(key: string, value: V, bytes: number): V {
-    this.lru.set(key, { value, bytes });
+    this.lru?.set(key, { value, bytes });
     return value;
   }
 
   /** The value under `key`, made by `make` and held, charged `bytesOf(value)`, when absent. */
   take<V>(key: string, make: () => V, bytesOf: (value: V) => number): V {
-    const held = this.lru.get(key);
+    const held = this.lru?.get(key);
     if (held) return held.value as V;
     const value = make();
     return this.set(key, value, bytesOf(value));
   }
 
   clear(): void {
-    this.lru.clear();
+    this.lru?.clear();
   }
 }
 

@@ -75,3 +75,15 @@ describe('the byte budget', () => {
     expect(pointsBytes([])).toBeGreaterThan(0);
   });
 });
+
+describe('a budget of 0', () => {
+  it('holds nothing and makes every value afresh', () => {
+    const b = new ByteBudget(0);
+    let made = 0;
+    const make = () => ({ n: ++made });
+    expect(b.take('k', make, () => 10)).toEqual({ n: 1 });
+    expect(b.take('k', make, () => 10)).toEqual({ n: 2 });
+    expect(b.get('k')).toBeUndefined();
+    expect([b.bytes, b.size]).toEqual([0, 0]);
+  });
+});
