@@ -48,7 +48,7 @@ export class ByteBudget {
     this.lru =
       this.maxBytes === 0
         ? null
-        : new LRUCache({ maxSize: this.maxBytes, sizeCalculation: (e, key) => Math.max(1, e.bytes + bytesOfString(key) + ENTRY_BYTES) });
+        : new LRUCache({ maxSize: this.maxBytes, sizeCalculation: (e, key) => Math.max(1, Math.ceil(e.bytes) + bytesOfString(key) + ENTRY_BYTES) });
   }
 
   /** The bytes charged to what is held now: never more than `maxBytes`. */

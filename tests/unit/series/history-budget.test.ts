@@ -91,6 +91,13 @@ describe('one byte budget over every history cache', () => {
     // The sweep filled the budget (so it had to let entries go to stay within it).
     expect(peak).toBeGreaterThan(budget.maxBytes * 0.75);
 
+    // A view is charged what it keeps alive: the whole futures series in EUR is two lists of 4,865 points (unrounded and
+    // as answered), each point an object of six fields, measured at 168 bytes or more (lib/series/cache-budget.ts), and its JSON.
+    budget.clear();
+    const eur = await answer('currency=EUR&range=max');
+    expect(budget.bytes).toBeGreaterThan(eur.count! * 2 * 168 + eur.body.length);
+    expect(budget.bytes).toBeLessThan(eur.count! * 2 * 400 + 2 * eur.body.length);
+
     // Asked again at the end of the sweep (held, or made again after the budget let it go), then with a cold cache.
     const end = new Map<string, Awaited<ReturnType<typeof answer>>>();
     for (const q of sample) end.set(q, await ask(q));
