@@ -6,7 +6,7 @@ import { fxCurrencies, readFxSeries, type FxReading, type FxSeries } from '../so
 import { idOf, keep, pointsBytes, seriesCache, SLOT_BYTES } from './cache-budget';
 import { firstOnOrAfter, roundPoint, type OutPoint, type RawPoint, type SeriesKind } from './history-points';
 
-// Step 3 of a history answer (lib/series/history.ts), convert: the rates of the currency asked, and the series in that
+// Step 2 of a history answer (lib/series/history.ts), convert: the rates of the currency asked, and the series in that
 // currency and unit, each point at its own date's rate (decisions §24, §29), made once per version of the series and
 // of the rates within the series budget.
 

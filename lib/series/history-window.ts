@@ -2,8 +2,8 @@ import { daysBefore } from '../calendar/dates';
 import type { HistoryQuery, HistoryRange } from '../schemas/history';
 import { firstOnOrAfter, lastOnOrBefore, type SeriesKind } from './history-points';
 
-// Step 2 of a history answer (lib/series/history.ts), window: which of a series' points the query asks for, as indexes
-// into its dates (decisions §24, §29: `range` or the default counts back from `to` when `to` is given).
+// Step 3 of a history answer (lib/series/history.ts), window: which of a series' points the query asks for, as indexes
+// into its dates (the converted series') (decisions §24, §29: `range` or the default counts back from `to` when `to` is given).
 
 const RANGE_DAYS: Record<Exclude<HistoryRange, 'ytd' | 'max'>, number> = {
   '1m': 30,

@@ -17,8 +17,9 @@ export { historyState } from './history-series';
 
 // GET /api/v1/history (decisions §24, §29) as a pipeline, one module per step, called in order here:
 // 1. which series (history-series.ts): the futures, a metal's spot bars, monthly averages or London-time values, as held;
-// 2. window (history-window.ts): the points asked, as indexes into the series' dates;
-// 3. convert (history-convert.ts): the series in the currency and unit asked, each point at its own date's rate;
+// 2. convert (history-convert.ts): the series in the currency and unit asked, each point at its own date's rate;
+// 3. window (history-window.ts): the points asked, as indexes into the converted series' dates (a currency's first and
+//    last rates bound them, and a range counts back from its last point);
 // 4. group (history-group.ts): the window's points, as weekly or monthly bars when asked;
 // 5. statistics and period (history-stats.ts): of the whole series, and of the points answered;
 // 6. body (history-body.ts): the answer and its JSON.
@@ -46,7 +47,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   }
   const fx = rates?.series ?? null;
   const until = rates?.until ?? null;
-  // 3. Convert (the window is counted on the converted series' dates, which a currency's first and last rates bound).
+  // 2. Convert.
   const view = viewOf(base, fx, unit, until);
   // Rates that could not be brought up to date make the converted answer stale, never wrong: each point keeps its own date's rate.
   const data_state: DataState =
@@ -55,7 +56,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   let points: OutPoint[];
   let period: Period;
   if (query.date) {
-    // 2. The one point of `date`.
+    // 3. The one point of `date`.
     const k = lastOnOrBefore(view.dates, query.date);
     if (k < 0) {
       const starts = view.dates[0] ? `; the series${fx ? ` in ${code}` : ''} starts ${view.dates[0]}` : '';
@@ -64,7 +65,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
     points = [view.points[k]];
     period = periodOf(points, unit);
   } else {
-    // 2. Window, 4. group, 5. its period.
+    // 3. Window, 4. group, 5. its period.
     points = cutPoints(view, base.kind, unit, windowBounds(view.dates, base.kind, query), group);
     period = periodFor(points, unit);
   }

@@ -4,7 +4,7 @@ import { viewOf, type Source } from '@/lib/series/history-convert';
 import type { RawPoint } from '@/lib/series/history-points';
 import { eurOn, eurSeries, GRAMS_PER_OZ, round, rows } from './fixture';
 
-// Step 3, convert: a series in a currency and unit, each point at the rate of its own date, made once per version.
+// Step 2, convert: a series in a currency and unit, each point at the rate of its own date, made once per version.
 
 const raw: RawPoint[] = rows.map((r) => ({ d: r.d, c: r.c, h: r.h, l: r.l }));
 const usdPoints = raw.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h!, 2), l: round(p.l!, 2) }));
@@ -12,7 +12,7 @@ const source: Source = { kind: 'futures', key: 'test-futures', raw, usd: { point
 
 beforeEach(() => seriesCache().clear());
 
-describe('history step 3: convert', () => {
+describe('history step 2: convert', () => {
   it('USD per troy ounce is the series as held, not a copy', () => {
     const v = viewOf(source, null, 'oz', null);
     expect(v.points).toBe(usdPoints);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { historyRangeStart, leftOutIn, windowBounds } from '@/lib/series/history-window';
 import { minusDays, rows } from './fixture';
 
-// Step 2, window: which of a series' points a query asks for, as indexes into its dates.
+// Step 3, window: which of a series' points a query asks for, as indexes into its dates.
 
 const dates = rows.map((r) => r.d);
 const latest = dates[dates.length - 1];
@@ -11,7 +11,7 @@ const firstFrom = (d: string) => dates.findIndex((x) => x >= d);
 /** One past the index of the last date on or before `d`, by a plain scan. */
 const endAt = (d: string) => dates.filter((x) => x <= d).length;
 
-describe('history step 2: window', () => {
+describe('history step 3: window', () => {
   it('a named range counts back from the latest date: 1y is 365 days, ytd 1 January, max everything', () => {
     expect(historyRangeStart('1y', latest)).toBe(minusDays(latest, 365));
     expect(historyRangeStart('ytd', latest)).toBe(`${latest.slice(0, 4)}-01-01`);
