@@ -110,9 +110,9 @@ async function compare(label: string, app: App) {
 
 /**
  * History in other currencies (decisions §24): a year in INR and the whole futures series in EUR against default
- * `history` misses, on nineteen years of GC=F and the fake's real rates (tests/fixtures/SOURCES.md). The fixture's
- * INR rates start 2026-02-17, so its 2010 window holds no point; the same window in EUR (rates from 2007) is the
- * figure with a year of converted points in it.
+ * `history` misses, on nineteen years of GC=F and the fake's real rates (tests/fixtures/SOURCES.md; INR from 2009, EUR
+ * from 2007, so both 2010 windows hold a year of converted points). Each window's point count is printed: a window
+ * that held none would time an empty answer, and is refused.
  */
 async function currencies(env: Record<string, string>) {
   const fake = await FakeUpstream.start();
@@ -131,10 +131,14 @@ async function currencies(env: Record<string, string>) {
       eurYear: '`currency=EUR&from=2010-01-01&to=2010-12-31`',
       eurMax: '`currency=EUR&range=max` (the whole futures series)',
     };
-    for (const p of Object.values(paths)) {
+    const counts: string[] = [];
+    for (const [k, p] of Object.entries(paths)) {
       const r = await app.json(p);
       if (r.status !== 200) throw new Error(`${p}: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      if (!(r.body.count > 0)) throw new Error(`${p}: no points, so its figure would time an empty answer`);
+      counts.push(`${name[k as keyof typeof paths]} ${r.body.count} points`);
     }
+    console.log(`\nPoints per answer: ${counts.join('; ')}`);
     for (const p of Object.values(paths)) await misses(app, p);
     const runs = Object.fromEntries(Object.keys(paths).map((k) => [k, [] as Run[]])) as Record<keyof typeof paths, Run[]>;
     for (let i = 0; i < ROUNDS; i++) for (const k of Object.keys(paths) as (keyof typeof paths)[]) runs[k].push(await misses(app, paths[k]));

@@ -6,7 +6,7 @@ import { FakeUpstream } from '../tests/support/fake-upstream';
 import { load1 } from './measure';
 
 /** Resident memory of a process, in MiB (Linux). */
-function rssMiB(pid: number): number {
+export function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }

@@ -13,6 +13,7 @@ import { CONNECTIONS, DURATION_S } from './measure';
 import { memorySection } from './memory';
 import { outcomesSection } from './outcomes';
 import { profileSection } from './profile';
+import { seriesMemorySection } from './series-memory';
 import { twoSourcesSection } from './sources';
 import { streamSection } from './stream';
 
@@ -25,10 +26,16 @@ async function main() {
   // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
   // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
   // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
-  // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute).
+  // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute),
+  // `series-memory` (RSS after every listed currency × unit × `range=max` and 192 `from=` windows, against
+  // SERIES_CACHE_MB plus the idle size, answers spot-checked, bench/series-memory.ts, about 3 min).
   // `npm run bench -- cache` is BENCH_ONLY=cache.
   const only = new Set(
-    (process.env.BENCH_ONLY || process.argv[2] || 'cache,profile,memory,app,sources,bars,history,outcomes,stream,alerts,lighthouse').split(','),
+    (
+      process.env.BENCH_ONLY ||
+      process.argv[2] ||
+      'cache,profile,memory,series-memory,app,sources,bars,history,outcomes,stream,alerts,lighthouse'
+    ).split(','),
   );
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
   console.log(
@@ -40,6 +47,7 @@ async function main() {
   if (only.has('cache')) await cacheSection();
   if (only.has('profile')) await profileSection();
   if (only.has('memory')) await memorySection();
+  if (only.has('series-memory')) await seriesMemorySection();
   if (only.has('app')) await appSection();
   if (only.has('sources')) await twoSourcesSection();
   if (only.has('bars')) await barsSection();

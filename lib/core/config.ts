@@ -68,6 +68,8 @@ export const config = {
   kvPrefix: () => process.env.KV_PREFIX ?? 'goldapi:',
   /** Milliseconds a single KV request may take before KV counts as down. */
   kvTimeoutMs: () => num('KV_TIMEOUT_MS', 1000),
+  /** MiB every cache of the history answers may hold together (lib/series/cache-budget.ts, decisions §29); `0` keeps none. */
+  seriesCacheMb: () => (process.env.SERIES_CACHE_MB?.trim() === '0' ? 0 : num('SERIES_CACHE_MB', 128)),
   /** The price stream, GET /api/v1/stream (decisions §21). */
   stream: {
     /** `STREAM=off` answers it 503. */

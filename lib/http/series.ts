@@ -4,9 +4,10 @@ import { isIntradayInterval } from '../reference/instruments';
 import { CSV_TABLES, historyTable, toCsv } from './csv';
 import { etagOf } from './conditional.mjs';
 import { getHistoryFor, historyJson, historyJsonParts, historyState } from '../series/history';
+import { bytesOfString, keptFor } from '../series/cache-budget';
 import { getIntraday, intradayState } from '../series/intraday';
 import { ChartQuery } from '../schemas/chart';
-import { HistoryQuery, type History, type HistoryPoint } from '../schemas/history';
+import { HistoryQuery, type History } from '../schemas/history';
 import { IntradayQuery } from '../schemas/intraday';
 import { refusal } from '../schemas/query-fields';
 import { isUnavailable } from '../sources/unavailable';
@@ -62,34 +63,24 @@ export function historyRoute(as: SeriesPath) {
   });
 }
 
-/** Per series (its points list), the points' JSON encoded once. */
-const pointsBytes = new WeakMap<readonly HistoryPoint[], Uint8Array>();
-
-/** A history answer as encoded parts: a whole series' points are the same bytes for every answer until it changes. */
+/** A history answer as encoded parts: a kept list's points are the same bytes for every answer until it changes (lib/series/history.ts). */
 function historyBody(body: History): string | BodyParts {
   if (body.points.length < 2) return JSON.stringify(body);
   const [head, points, tail] = historyJsonParts(body);
-  let bytes = pointsBytes.get(body.points);
-  if (!bytes) pointsBytes.set(body.points, (bytes = Buffer.from(points)));
-  return [Buffer.from(head), bytes, Buffer.from(tail)];
+  return [Buffer.from(head), points, Buffer.from(tail)];
 }
 
 /**
- * The ETag of a whole history answer (etagOf of the body, lib/http/conditional.mjs), made once per series and
- * freshness instead of hashing a ten-year body on every request: besides its time of answer (`updated_at`,
+ * The ETag of a whole history answer (etagOf of the body, lib/http/conditional.mjs), made once per kept points list
+ * and freshness instead of hashing a ten-year body on every request: besides its time of answer (`updated_at`,
  * `age_seconds`), which the tag leaves out, all an answer holds is fixed by its points list (one per fetch or
- * version, with its statistics) and its data_state. A one-point answer (`date=`) is small enough to hash each time.
+ * version, with its statistics) and its data_state; it is kept beside the list, within the series budget. A list cut
+ * for one request (a window of arbitrary dates, the one point of `date=`) is hashed with its body, once.
  */
-const tags = new WeakMap<readonly HistoryPoint[], Map<string, string>>();
 function historyTag(body: History, format: 'json' | 'csv', text: () => string): string | undefined {
   if (body.points.length < 2) return undefined;
-  let held = tags.get(body.points);
-  if (!held) tags.set(body.points, (held = new Map()));
   const { status, as_of, source } = body.data_state;
-  const key = `${format}|${status}|${as_of}|${source}`;
-  let tag = held.get(key);
-  if (tag === undefined) held.set(key, (tag = etagOf(text())));
-  return tag;
+  return keptFor(body.points, `tag|${format}|${status}|${as_of}|${source}`, () => etagOf(text()), bytesOfString);
 }
 
 export function intradayRoute(as: SeriesPath) {

@@ -80,8 +80,21 @@ export async function getMonthlySeries(metal: MonthlyMetal): Promise<MonthlySeri
   };
 }
 
-/** The column's priced months as points, dated the first of each month counted from the workbook's first. */
+/**
+ * The points of each metal of a workbook, read once per workbook held (its feed's value or the snapshot): at most three
+ * lists per workbook, let go with it; the same list for every read, so what history makes of it is made once.
+ */
+const read = new WeakMap<MonthlyWorkbook, Map<MonthlyMetal, MonthlyPoint[]>>();
 function pointsOf(book: MonthlyWorkbook, metal: MonthlyMetal): MonthlyPoint[] {
+  let byMetal = read.get(book);
+  if (!byMetal) read.set(book, (byMetal = new Map()));
+  let points = byMetal.get(metal);
+  if (!points) byMetal.set(metal, (points = readPoints(book, metal)));
+  return points;
+}
+
+/** The column's priced months as points, dated the first of each month counted from the workbook's first. */
+function readPoints(book: MonthlyWorkbook, metal: MonthlyMetal): MonthlyPoint[] {
   const [year, month] = book.from.split('-').map(Number);
   const points: MonthlyPoint[] = [];
   book.metals[metal].c.forEach((c, i) => {
