@@ -118,7 +118,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
               </>
             )}
           </dl>
-          <p className="muted" style={{ margin: 0 }}>
+          <p className="muted pp-market" style={{ margin: 0 }}>
             {fig('market')}
           </p>
         </section>

@@ -170,6 +170,23 @@ describe('languages and accessibility', () => {
   }
 });
 
+describe('the largest paint', () => {
+  it('on a phone the largest paint is the server-rendered price, in a short heading’s language and in a long one’s', async () => {
+    for (const lang of ['en', 'pt']) {
+      const page = await browser.newPage({ viewport: { width: 412, height: 823 }, isMobile: true });
+      await page.addInitScript(() => {
+        const seen: string[] = ((window as unknown as { lcp: string[] }).lcp = []);
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) seen.push((e as PerformanceEntry & { element: Element | null }).element?.id ?? '');
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      });
+      await page.goto(`${app.url}/palladium/usd/oz?lang=${lang}`);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { lcp: string[] }).lcp.at(-1)), { timeout: 10_000 }).toBe('pp-price');
+      await page.close();
+    }
+  });
+});
+
 describe('the chart', () => {
   const t = STRINGS.en;
   /** The service's day: its clock reads OPEN_DAY. */
