@@ -46,17 +46,20 @@ const site = await esbuild.build({
 });
 
 // The price pages' chart: a tiny entry (site/scripts/price-chart.ts) that imports the chart
-// (price-chart-view.ts, with the library) when it is wanted. The chart is built first, as one file, and the
-// entry is told its hashed name: with code splitting, esbuild gave the entry an empty shared chunk to fetch first.
+// (price-chart-view.ts) when it is wanted, and the chart its library (widgets/scripts/line-chart.ts, a chunk) when
+// a reader reaches for it. The chart is built first and the entry is told its hashed name: with code splitting
+// across the two, esbuild gave the entry an empty shared chunk to fetch first.
 const priceChartView = await esbuild.build({
   ...common,
   format: 'esm',
+  splitting: true,
   entryPoints: { 'price-chart-view': path.join(root, 'site/scripts/price-chart-view.ts') },
   outdir,
   entryNames: '[name].[hash]',
+  chunkNames: 'chunk.[hash]',
   metafile: true,
 });
-const viewFile = Object.keys(priceChartView.metafile.outputs).find((f) => f.endsWith('.js'));
+const viewFile = Object.keys(priceChartView.metafile.outputs).find((f) => path.basename(f).startsWith('price-chart-view.') && f.endsWith('.js'));
 const priceChart = await esbuild.build({
   ...common,
   format: 'esm',
@@ -67,6 +70,17 @@ const priceChart = await esbuild.build({
   entryNames: '[name].[hash]',
   metafile: true,
 });
+
+// esbuild may leave an empty shared chunk (what the two sides share minifies to nothing) that each side still
+// imports first: one more request in the chain for no code. Such imports are dropped, and the empty files.
+for (const file of fs.readdirSync(outdir).filter((f) => f.startsWith('chunk.') && fs.statSync(path.join(outdir, f)).size === 0)) {
+  for (const other of fs.readdirSync(outdir).filter((f) => f.endsWith('.js'))) {
+    const text = fs.readFileSync(path.join(outdir, other), 'utf8');
+    const without = text.replaceAll(`import"./${file}";`, '');
+    if (without !== text) fs.writeFileSync(path.join(outdir, other), without);
+  }
+  fs.rmSync(path.join(outdir, file));
+}
 
 const manifest = {};
 for (const [file, meta] of [result, chart, site, priceChart].flatMap((b) => Object.entries(b.metafile.outputs))) {

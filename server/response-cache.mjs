@@ -295,8 +295,9 @@ function tap(res, limit, done) {
       res.setHeader('age', '0');
     }
   };
+  /** Keeps a copy of the chunk's bytes; answers the bytes it made of a string, which are then what is sent. */
   const keep = (/** @type {any} */ chunk, /** @type {any} */ encoding) => {
-    if (!chunks || chunk == null || typeof chunk === 'function') return;
+    if (!chunks || chunk == null || typeof chunk === 'function') return undefined;
     const b = Buffer.isBuffer(chunk)
       ? chunk
       : typeof chunk === 'string'
@@ -305,7 +306,14 @@ function tap(res, limit, done) {
     length += b.length;
     if (length > limit) chunks = null;
     else chunks.push(b);
+    return typeof chunk === 'string' ? b : undefined;
   };
+  /**
+   * The arguments of a write or an end with a string chunk replaced by its bytes, made once by `keep`: Node would
+   * otherwise encode the string again to send it (a page is one string of thousands of pieces, costly to encode).
+   */
+  const sent = (/** @type {IArguments} */ args, /** @type {Buffer | undefined} */ bytes) =>
+    bytes ? [bytes, ...Array.prototype.slice.call(args, typeof args[1] === 'string' ? 2 : 1)] : args;
   const finish = () => {
     if (finished) return;
     finished = true;
@@ -323,15 +331,13 @@ function tap(res, limit, done) {
   res.write = /** @type {any} */ (
     function (/** @type {any} */ chunk, /** @type {any} */ encoding) {
       begin(res.statusCode, undefined);
-      keep(chunk, encoding);
-      return write.apply(this, /** @type {any} */ (arguments));
+      return write.apply(this, /** @type {any} */ (sent(arguments, keep(chunk, encoding))));
     }
   );
   res.end = /** @type {any} */ (
     function (/** @type {any} */ chunk, /** @type {any} */ encoding) {
       begin(res.statusCode, undefined);
-      keep(chunk, encoding);
-      const out = end.apply(this, /** @type {any} */ (arguments));
+      const out = end.apply(this, /** @type {any} */ (sent(arguments, keep(chunk, encoding))));
       finish();
       return out;
     }

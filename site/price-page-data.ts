@@ -121,6 +121,18 @@ function validDate(value: string | undefined): string | null {
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value && t <= Date.now() ? value : null;
 }
 
+/** The codes spot accepts, common ones first: one list per FX table (a table held is never changed). */
+const codeLists = new WeakMap<object, string[]>();
+function codesOf(table: Record<string, number>): string[] {
+  let codes = codeLists.get(table);
+  if (!codes) {
+    const all = Object.keys(table).sort();
+    codes = [...COMMON_CURRENCIES.filter((c) => c in table), ...all.filter((c) => !COMMON_CURRENCIES.includes(c))];
+    codeLists.set(table, codes);
+  }
+  return codes;
+}
+
 /**
  * The page's props, its caching headers and validators set; `unknown` when spot does not accept the currency,
  * `held` when the request already holds this page (answered 304). `vary` names the request headers the answer
@@ -140,9 +152,7 @@ export async function loadPricePage(
     if (err instanceof ApiError && err.status === 400) return 'unknown';
     throw err;
   }
-  const table = fxInUse(await feeds.fx.read(), Date.now()).table;
-  const all = Object.keys(table).sort();
-  const codes = [...COMMON_CURRENCIES.filter((c) => c in table), ...all.filter((c) => !COMMON_CURRENCIES.includes(c))];
+  const codes = codesOf(fxInUse(await feeds.fx.read(), Date.now()).table);
   const language = pageLanguage(param(ctx, 'lang'), ctx.req.headers.cookie, ctx.req.headers['accept-language']);
   const text = textFor(language.locale);
   const words: PageWords = { t: STRINGS[language.lang], p: PAGE_STRINGS[language.lang], lang: text.lang, locale: language.locale };

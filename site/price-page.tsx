@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { KARAT_KEYS, KARATS, purity } from '@/lib/reference/karats';
 import { METALS } from '@/lib/reference/metals';
 import { UNITS } from '@/lib/reference/units';
-import { fill, money, number, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
+import { fill, money, number, percent, priceDecimals, share, signedMoney, unitWord } from '@/widgets/format';
+import { html } from '@/widgets/html';
 import { LANGUAGES } from '@/widgets/i18n';
 import { LANGUAGE_NAMES, pagePath } from './price-choice';
 import { day, textsOf, valuesOf } from './price-figures';
@@ -65,7 +66,6 @@ export function PricePage(props: PricePageProps & { range: string }) {
   const config: PageConfig = { metal, currency, unit, locale: loc, lang: w.lang, words: w, figures: f, usdOz: props.usdOz, path };
   const metric = unit === 'gram' || unit === 'kg';
   const dp = priceDecimals(currency, unit);
-  const share = new Intl.NumberFormat(loc, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const d = props.date;
   const hidden = { type: 'hidden' as const };
   return (
@@ -118,7 +118,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
               </>
             )}
           </dl>
-          <p className="muted" style={{ margin: 0 }}>
+          <p className="muted pp-market" style={{ margin: 0 }}>
             {fig('market')}
           </p>
         </section>
@@ -175,7 +175,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
                 {KARATS.map((k, i) => (
                   <tr key={k}>
                     <th scope="row">
-                      {fill(w.t.karat, { k: number(k, loc, 0) })} ({share.format(purity(k))})
+                      {fill(w.t.karat, { k: number(k, loc, 0) })} ({share(purity(k), loc)})
                     </th>
                     <td>{fig(`k-${KARAT_KEYS[i]}`)}</td>
                     {metric && <td>{fig(`t-${KARAT_KEYS[i]}`)}</td>}
@@ -342,11 +342,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
                 maxLength={3}
                 pattern="[A-Za-z]{3}"
               />
-              <datalist id="pk-codes">
-                {props.codes.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
+              <datalist id="pk-codes" dangerouslySetInnerHTML={{ __html: codeOptions(props.codes) }} />
             </div>
             <div>
               <label htmlFor="pk-u">{w.t.weight}</label>
@@ -384,6 +380,14 @@ export function PricePage(props: PricePageProps & { range: string }) {
       <PageScript name="price-chart" />
     </>
   );
+}
+
+/** The currency picker's options, escaped, made once per list of codes (160-odd elements React would build on every render). */
+let options = { codes: '', html: '' };
+function codeOptions(codes: string[]): string {
+  const key = codes.join();
+  if (options.codes !== key) options = { codes: key, html: html`${codes.map((c) => html`<option value="${c}"></option>`)}`.value };
+  return options.html;
 }
 
 /** An amount for a number input: at most 6 decimals, no exponent. */

@@ -23,13 +23,22 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
   return format;
 }
 
+/** Each currency's own decimals, as Intl says them (asking builds an object each time: a page asks dozens of times). */
+const currencyDigits = new Map<string, number>();
+
 /** The currency's own decimals (USD 2, JPY 0, KWD 3), two more for a gram's small price. */
 export function priceDecimals(currency: string, unit: string): number {
-  let digits = 2;
-  try {
-    digits = numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    /* unknown to Intl: two decimals */
+  let digits = currencyDigits.get(currency);
+  if (digits === undefined) {
+    digits = 2;
+    try {
+      digits = numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      /* unknown to Intl: two decimals */
+    }
+    // Bounded: a query can name any code.
+    if (currencyDigits.size >= 500) currencyDigits.clear();
+    currencyDigits.set(currency, digits);
   }
   return unit === 'gram' ? digits + 2 : digits;
 }
@@ -59,6 +68,11 @@ export function signedMoney(value: number, currency: string, locale: string, dec
 
 export function number(value: number, locale: string, decimals = 2): string {
   return numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+}
+
+/** A share as a percentage with one decimal, unsigned ("91.7%"): a karat's purity. */
+export function share(value: number, locale: string): string {
+  return numberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
 export function percent(value: number, locale: string): string {

@@ -1,7 +1,7 @@
 import { daysBefore } from '../calendar/dates';
 import { isSessionDate } from '../calendar/market';
 import type { MetalId } from '../reference/metals';
-import { spotSeries } from './spot-series';
+import { spotSeries, type HeldSeries } from './spot-series';
 
 // Whether the daily spot bars cover a window (decisions §25): judged once, here, from the bars inside
 // the window, and handed to every chart that draws one (the chart widget's ranges, the landing's
@@ -44,11 +44,32 @@ export function barsCover(dates: readonly string[], window: DateWindow): boolean
  * store that does not answer cannot say: no window is covered, and the charts draw futures, labelled so.
  */
 export async function spotCovers(metal: MetalId, windows: readonly DateWindow[]): Promise<boolean[]> {
-  let dates: string[];
+  let held: HeldSeries;
   try {
-    dates = (await spotSeries(metal)).bars.map((b) => b.d);
+    held = await spotSeries(metal);
   } catch {
     return windows.map(() => false);
   }
-  return windows.map((w) => barsCover(dates, w));
+  // A held series never changes (a change is a new one): its answer for a window is kept with it, so the charts and
+  // pages that ask on every render do not scan the series again while it stands.
+  let answers = judged.get(held);
+  if (!answers) judged.set(held, (answers = new Map()));
+  return windows.map((w) => {
+    const key = `${w.from} ${w.to}`;
+    let covered = answers.get(key);
+    if (covered === undefined) {
+      if (answers.size >= 1000) answers.clear();
+      answers.set(key, (covered = barsCover(dates(held), w)));
+    }
+    return covered;
+  });
+}
+
+/** Each held series' answers by window, and its bars' dates. */
+const judged = new WeakMap<HeldSeries, Map<string, boolean>>();
+const datesOf = new WeakMap<HeldSeries, string[]>();
+function dates(held: HeldSeries): string[] {
+  let d = datesOf.get(held);
+  if (!d) datesOf.set(held, (d = held.bars.map((b) => b.d)));
+  return d;
 }

@@ -8,17 +8,20 @@ import { fill, money, number } from '@/widgets/format';
 import { textFor } from '@/widgets/i18n';
 import { PRICE_CHART_RANGES, type PriceChartRange } from '@/widgets/kinds';
 import { changeWords, isIntradayRange, linePoints, timeWords } from '@/widgets/scripts/chart-line';
-import { startLineChart, type LineChart } from '@/widgets/scripts/line-chart';
-import { libraryData, type LinePoint } from '@/widgets/scripts/line-frame';
+import type { LineChart } from '@/widgets/scripts/line-chart';
+import { drawFrame, libraryData, type LinePoint } from '@/widgets/scripts/line-frame';
 import { poll, type Answer } from '@/widgets/scripts/shared';
 import { DEFAULT_PRICE_CHART_RANGE, METAL_SYMBOL, pickRange, type PriceChartPlan } from '../price-chart-plan';
 
 // The price pages' chart (decisions §27), mounted into the page's chart section once it is wanted
-// (site/scripts/price-chart.ts loads this module, with the chart library, then). It draws with the chart
-// widget's parts (widgets/scripts/line-chart.ts, chart-line.ts, line-frame.ts) what the server planned
-// (site/price-chart.ts, in the section's `data-plan`): each range's real points placed by time, the series
-// named in a caption, the range's change in words, the date and value under the crosshair, a logarithmic
-// scale on MAX, and the range in the page's URL (`?range=`).
+// (site/scripts/price-chart.ts loads this module then). It draws with the chart widget's parts
+// (widgets/scripts/line-chart.ts, chart-line.ts, line-frame.ts) what the server planned (site/price-chart.ts, in
+// the section's `data-plan`): each range's real points placed by time, the series named in a caption, the range's
+// change in words, the date and value under the crosshair, a logarithmic scale on MAX, and the range in the page's
+// URL (`?range=`). As in the chart widget, the points are drawn first as a plain SVG line (line-frame.ts); the chart
+// library, whose start-up is most of the chart's main-thread time (about a second of a phone's CPU: on a phone the
+// section's top is on the first screen, so it would run with the page), is a chunk of its own, loaded when a pointer
+// or focus comes to the chart (or its logarithmic scale is asked for), and takes over.
 
 /** The chart's own look, once per page: it fills the section, whose fixed height the page holds before it comes. */
 const CSS = `.pc{display:flex;flex-direction:column;height:100%;gap:4px;font-size:14px}
@@ -29,7 +32,10 @@ const CSS = `.pc{display:flex;flex-direction:column;height:100%;gap:4px;font-siz
 .pc p{margin:0;color:var(--muted,#5f584a);font-size:13px;min-height:1.5em}
 .pc-change{color:var(--fg,#1d1a12)!important;font-weight:600}
 .pc-plot{flex:1;min-height:0;position:relative}
-.pc-plot[role=status]{display:flex;align-items:center;justify-content:center;color:var(--muted,#5f584a)}`;
+.pc-plot[role=status]{display:flex;align-items:center;justify-content:center;color:var(--muted,#5f584a)}
+.pc-plot>.frame{position:absolute;left:0;top:8px;width:calc(100% - 76px);height:calc(100% - 42px)}
+.pc-plot>span{position:absolute;color:var(--muted,#5f584a);font-size:11px;font-variant-numeric:tabular-nums;white-space:nowrap}
+.pc-plot>[data-f=hi]{right:0;top:0}.pc-plot>[data-f=lo]{right:0;bottom:26px}.pc-plot>[data-f=t0]{left:0;bottom:4px}.pc-plot>[data-f=t1]{right:76px;bottom:4px}`;
 
 /** The page's values of a custom property, read at mount (light or dark, as the page is shown). */
 const cssVar = (name: string, fallback: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -106,27 +112,60 @@ export function mountPriceChart(section: HTMLElement): void {
     const s = plan.series[range];
     return s.rate ? number(v, locale, s.decimals) : money(v, s.currency, locale, s.decimals);
   };
-  const chart: LineChart = startLineChart(plot, {
-    locale,
-    color: matchMedia('(prefers-color-scheme: dark)').matches ? '#c99a1c' : '#a87b00',
-    textColor: cssVar('--muted', '#5f584a'),
-    gridColor: cssVar('--line', '#e8e1cf'),
-    onCross: (p) => (cross.textContent = p ? `${timeWords(p.time, locale, range, plan.series[range].line)} · ${fmt(p.value)}` : ''),
-  });
+  const when = (time: number) => timeWords(time, locale, range, plan.series[range].line);
+  const color = matchMedia('(prefers-color-scheme: dark)').matches ? '#c99a1c' : '#a87b00';
+  /** The library's chart once it has taken over; until then the first frame draws. */
+  let chart: LineChart | undefined;
+
+  /** Draws the points shown (with empty slots across each hole for the library, line-frame.ts). */
+  function drawPoints(drawing: PriceChartRange) {
+    if (!chart) return drawFrame(plot, points, color, fmt, when);
+    const { decimals } = plan.series[drawing];
+    chart.draw(libraryData(points), isIntradayRange(drawing) || drawing === '1mo', {
+      format: (v) => number(v, locale, decimals),
+      minMove: 10 ** -decimals,
+    });
+  }
 
   function applyScale() {
     const on = log && range === 'max';
     logButton.setAttribute('aria-pressed', String(on));
-    // What the library itself now says its scale is, for whoever reads the page (and its tests).
-    section.dataset.scale = chart.logScale(on) ? 'log' : 'linear';
+    // What the library itself now says its scale is, for whoever reads the page (and its tests); the first frame's
+    // line is linear.
+    section.dataset.scale = chart?.logScale(on) ? 'log' : 'linear';
   }
+
+  // A reader reaching for the chart (a pointer over it, a touch, keyboard focus in it) starts the library, which
+  // replaces the first frame in the same box.
+  let starting: Promise<void> | undefined;
+  const startLibrary = () =>
+    (starting ??= import('../../widgets/scripts/line-chart').then(({ startLineChart }) => {
+      plot.replaceChildren();
+      chart = startLineChart(plot, {
+        locale,
+        color,
+        textColor: cssVar('--muted', '#5f584a'),
+        gridColor: cssVar('--line', '#e8e1cf'),
+        onCross: (p) => (cross.textContent = p ? `${when(p.time)} · ${fmt(p.value)}` : ''),
+      });
+      if (section.dataset.drawn) drawPoints(range);
+      applyScale();
+    }));
+  const reach = () => {
+    section.removeEventListener('pointerover', reach);
+    section.removeEventListener('focusin', reach);
+    // Offline or blocked: the first frame stays, and still follows the data.
+    startLibrary().catch(() => undefined);
+  };
+  section.addEventListener('pointerover', reach);
+  section.addEventListener('focusin', reach);
 
   function show(status: number, body: Answer<Intraday | Chart | History>, drawing: PriceChartRange) {
     // An answer for a range no longer shown: the one picked since is being fetched, and is drawn when it comes.
     if (drawing !== range) return;
     if (status !== 200 || !('points' in body)) {
       points = [];
-      chart.draw([], false);
+      drawPoints(drawing);
       change.textContent = '';
       plot.setAttribute('role', 'status');
       plot.setAttribute('aria-label', t.chartUnavailable);
@@ -137,11 +176,7 @@ export function mountPriceChart(section: HTMLElement): void {
     plot.removeAttribute('aria-label');
     points = linePoints(body.points, plan.series[drawing].from);
     // Placed by time: a hole in the series is a gap (line-frame.ts).
-    const { decimals } = plan.series[drawing];
-    chart.draw(libraryData(points), isIntradayRange(drawing) || drawing === '1mo', {
-      format: (v) => number(v, locale, decimals),
-      minMove: 10 ** -decimals,
-    });
+    drawPoints(drawing);
     change.textContent = changeWords(points, drawing, locale, t);
     cross.textContent = points.length < 2 ? fill(t.recording, { n: number(points.length, locale, 0) }) : '';
     section.dataset.drawn = drawing;
@@ -179,5 +214,7 @@ export function mountPriceChart(section: HTMLElement): void {
   logButton.addEventListener('click', () => {
     log = !log;
     applyScale();
+    // The first frame has no scale to change: the library takes over (a pointer or focus has started it already).
+    if (!chart) reach();
   });
 }

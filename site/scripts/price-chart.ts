@@ -1,8 +1,8 @@
 // The price pages' chart script: tiny, so the page's first script stays small. The chart itself
-// (site/scripts/price-chart-view.ts, with the chart library) is a chunk loaded when it is wanted: when
-// the chart section comes within a screen or so of the viewport (so it is drawn by the time it is seen),
-// not at the page's start, where the library's start-up would compete with the price. The page holds the
-// section's height meanwhile, so nothing moves when it comes.
+// (site/scripts/price-chart-view.ts) is a chunk loaded when it is wanted: when the chart section comes within a
+// screen or so of the viewport (so it is drawn by the time it is seen). It draws its first frame without the chart
+// library, whose start-up would compete with the price; the library is a further chunk, loaded when a reader reaches
+// for the chart. The page holds the section's height meanwhile, so nothing moves when either comes.
 //
 // A page includes this script (an ES module) and a `<section id="chart" data-metal data-currency data-unit
 // data-lang data-range data-plan>`; each such section (or any element with `data-price-chart`) is mounted.

@@ -22,8 +22,20 @@ let figures: Figures | null = config.figures;
 
 const marked = (name: string) => document.querySelectorAll<HTMLElement>(`[data-f="${name}"]`);
 
-/** Writes the figures' words and numbers into the page, in the reader's own time zone. */
-function show(f: Figures) {
+/** What the figures' words say, a stale price's age and the time zone aside: equal keys, equal words. */
+const keyOf = (f: Figures) => JSON.stringify([valuesOf(f), f.state.status, f.state.as_of, f.change?.previousCloseDate, f.market]);
+/** The key of what the page shows: at first the server's figures, written in UTC (naming it). */
+let shown = figures ? keyOf(figures) : '';
+
+/**
+ * Writes the figures' words and numbers into the page, in the reader's own time zone. Figures that say what the page
+ * already says are not written again (`force` writes them anyway): the page's first formatting of a number builds the
+ * browser's number data, tens of milliseconds of a phone's main thread, for the words the server wrote already.
+ */
+function show(f: Figures, force = false) {
+  const key = keyOf(f);
+  if (!force && key === shown) return;
+  shown = key;
   const texts = textsOf(f, words, Date.now());
   const values = valuesOf(f);
   for (const [name, text] of Object.entries(texts)) {
@@ -79,6 +91,10 @@ document.getElementById('converter')?.addEventListener('submit', (e) => {
   e.preventDefault();
   convert();
 });
+// A form the browser restored (Back, a reload) may hold other choices than the server answered for: answered anew.
+const restored = (el: HTMLInputElement | HTMLSelectElement | null) =>
+  el instanceof HTMLSelectElement ? el.selectedIndex >= 0 && !el.options[el.selectedIndex].defaultSelected : !!el && el.value !== el.defaultValue;
+if ([weightIn, unitIn, karatIn, moneyIn].some(restored)) convert();
 
 function onEvent(e: PriceEvent) {
   if (!figures) {
@@ -118,7 +134,7 @@ if (stream) {
   stream.open();
   // A stale price's age keeps counting between events.
   setInterval(() => {
-    if (last && figures?.state.status === 'stale') show(figures);
+    if (last && figures?.state.status === 'stale') show(figures, true);
   }, 1000);
 } else polling();
 
@@ -128,7 +144,13 @@ addEventListener('pageshow', (e) => {
   if (e.persisted) stream?.open();
 });
 
-if (figures) show(figures);
+// The server wrote the times in UTC (naming it): they are written in the reader's own zone as soon as the reader uses
+// the page, or when a figure changes, whichever comes first, not while the page loads.
+const ownZone = () => {
+  for (const type of ['pointerdown', 'keydown', 'scroll'] as const) removeEventListener(type, ownZone);
+  if (figures) show(figures, true);
+};
+for (const type of ['pointerdown', 'keydown', 'scroll'] as const) addEventListener(type, ownZone, { passive: true });
 
 // "Notify me": its script is a chunk of its own (site/scripts/price-alerts.ts), loaded when the section comes within a
 // screen or so of the viewport, so this first script stays small; until then its button waits, disabled.

@@ -150,8 +150,9 @@ describe('the price pages’ chart', () => {
     expect(await page.getAttribute('#chart', 'data-scale')).toBe('linear');
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-    // The library's own price scale now says logarithmic.
-    expect(await page.getAttribute('#chart', 'data-scale')).toBe('log');
+    // The library's own price scale now says logarithmic (the library comes as the pointer reaches the chart, and
+    // takes over from the first frame when it has loaded).
+    await expect.poll(() => page.getAttribute('#chart', 'data-scale'), { timeout: 20_000 }).toBe('log');
     await toggle.click();
     expect(await page.getAttribute('#chart', 'data-scale')).toBe('linear');
     await page.click('#chart button[data-range="1y"]');
@@ -232,6 +233,15 @@ describe('the price pages’ chart', () => {
     await page.locator('#chart').scrollIntoViewIfNeeded();
     await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('1y');
     expect(requests.some(chunk)).toBe(true);
+    // Drawn first as a plain line of the real points; the chart library (a chunk of its own) only once a pointer
+    // comes to the chart, and then it takes over in the same box.
+    const library = () => requests.filter((u) => /\/w\/chunk\.[A-Z0-9]+\.js$/.test(u));
+    expect(library()).toEqual([]);
+    expect(await page.getAttribute('#chart .pc-plot svg.frame path', 'd')).toMatch(/^M[\d.]+ [\d.]+L/);
+    await page.hover('#chart .pc-plot');
+    await expect.poll(() => page.locator('#chart .pc-plot canvas').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(library().length).toBe(1);
+    expect(await page.locator('#chart .pc-plot svg.frame').count()).toBe(0);
     // Mounted in the section's own height (which the page holds before it comes): nothing below it moves.
     expect(await page.locator('#chart').evaluate((s) => [s.getBoundingClientRect().height, s.scrollHeight <= s.clientHeight])).toEqual([420, true]);
     expect(await seriousViolations(page)).toEqual([]);

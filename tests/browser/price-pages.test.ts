@@ -91,6 +91,22 @@ describe('live', () => {
   });
 });
 
+describe('times', () => {
+  it('once the reader uses the page, its times are in the reader’s own zone (the server writes UTC, naming it)', async () => {
+    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo' });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/gold/eur/gram`);
+    const asOf = () => page.textContent('[data-f="as-of"]');
+    await page.keyboard.press('Tab');
+    await expect.poll(asOf, { timeout: 10_000 }).not.toContain('UTC');
+    const spot = (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body;
+    // Tokyo's hour of the price's own time (Japan keeps no summer time: UTC+9 all year).
+    const hour = (new Date(spot.data_state.as_of).getUTCHours() + 9) % 24;
+    expect(await asOf()).toContain(`${hour % 12 || 12}:`);
+    await context.close();
+  });
+});
+
 describe('a date and the converter', () => {
   it('?date= shows that day’s value of the spot bars; the converter converts a weight to money and money to a weight', async () => {
     const page = await browser.newPage();
@@ -152,6 +168,23 @@ describe('languages and accessibility', () => {
       await page.close();
     });
   }
+});
+
+describe('the largest paint', () => {
+  it('on a phone the largest paint is the server-rendered price, in a short heading’s language and in a long one’s', async () => {
+    for (const lang of ['en', 'pt']) {
+      const page = await browser.newPage({ viewport: { width: 412, height: 823 }, isMobile: true });
+      await page.addInitScript(() => {
+        const seen: string[] = ((window as unknown as { lcp: string[] }).lcp = []);
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) seen.push((e as PerformanceEntry & { element: Element | null }).element?.id ?? '');
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      });
+      await page.goto(`${app.url}/palladium/usd/oz?lang=${lang}`);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { lcp: string[] }).lcp.at(-1)), { timeout: 10_000 }).toBe('pp-price');
+      await page.close();
+    }
+  });
 });
 
 describe('the chart', () => {

@@ -53,7 +53,9 @@ export function streamUrl(url: string): string {
   const unit = u.searchParams.get('unit') ?? 'oz';
   if (currency !== 'USD') q.set('currency', currency);
   if (unit !== 'oz') q.set('unit', unit);
-  for (const [k, v] of [...u.searchParams].sort(([a], [b]) => a.localeCompare(b))) if (k !== 'currency' && k !== 'unit') q.append(k, v);
+  // Sorted by code unit: localeCompare would build the browser's collator, tens of milliseconds on a phone, for ASCII keys.
+  const rest = [...u.searchParams].filter(([k]) => k !== 'currency' && k !== 'unit');
+  for (const [k, v] of rest.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) q.append(k, v);
   const query = q.toString();
   return u.pathname + (query ? `?${query}` : '');
 }
