@@ -134,10 +134,18 @@ describe('the .csv paths', () => {
       ['/api/v1/chart', 'symbol=xau&range=1mo&interval=1d'],
     ]) {
       const q = query ? `?${query}` : '';
-      const [viaFormat, viaPath] = [await app.get(`${path}?${query}&format=csv`), await app.get(`${path}.csv${q}`)];
-      const body = await viaPath.text();
+      // The spot series' current bar folds a new price every second here: a pair of answers that straddles a fold differs
+      // in that bar, so the pair is asked again (a real difference between the two paths would stay in every pair).
+      let viaFormat!: Response,
+        viaPath!: Response,
+        body = '',
+        other = '';
+      for (let i = 0; i < 10 && (i === 0 || body !== other); i++) {
+        [viaFormat, viaPath] = [await app.get(`${path}?${query}&format=csv`), await app.get(`${path}.csv${q}`)];
+        [body, other] = [await viaPath.text(), await viaFormat.text()];
+      }
       expect(viaPath.status, `${path}.csv${q}`).toBe(200);
-      expect(body, `${path}.csv${q}`).toBe(await viaFormat.text());
+      expect(body, `${path}.csv${q}`).toBe(other);
       expect(body.split('\r\n').length).toBeGreaterThan(query === 'series=spot' ? 1 : 5);
       for (const h of SAME) expect(viaPath.headers.get(h), `${path}.csv${q} ${h}`).toBe(viaFormat.headers.get(h));
       expect(Date.parse(viaPath.headers.get('x-updated-at')!)).toBeGreaterThan(Date.now() - 60_000);
