@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { convertDaily, convertMonthly, groupPoints, lastOnOrBefore, periodOf, type RawPoint } from '@/lib/series/history-view';
+import { convertDaily, convertMonthly } from '@/lib/series/history-convert';
+import { groupPoints } from '@/lib/series/history-group';
+import { lastOnOrBefore, type RawPoint } from '@/lib/series/history-points';
+import { periodOf } from '@/lib/series/history-stats';
 import type { FxSeries } from '@/lib/sources/fx-history';
 import { ratesOf } from '../../support/fx-history';
 import { longDailyRows } from '../../support/yahoo';
