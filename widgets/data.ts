@@ -83,18 +83,8 @@ export async function chartSeries<R extends LineRange>(
         daily.map((r) => rangeWindow(r, today)),
       )
     : daily.map(() => false);
-  // The same question answers the same (a page asks it on every render): kept per language's words, bounded.
-  const key = `${symbol} ${ranges.join()} ${drawn.currency} ${drawn.unit} ${today} ${covered.join()}`;
-  let answers = planned.get(t);
-  if (!answers) planned.set(t, (answers = new Map()));
-  let series = answers.get(key);
-  if (!series) {
-    if (answers.size >= 2000) answers.clear();
-    series = Object.fromEntries(ranges.map((r) => [r, rangeSeries(symbol, r, covered[daily.indexOf(r as never)] ?? false, today, drawn, t)]));
-    answers.set(key, series);
-  }
-  return series as Record<R, RangeSeries>;
+  return Object.fromEntries(ranges.map((r) => [r, rangeSeries(symbol, r, covered[daily.indexOf(r as never)] ?? false, today, drawn, t)])) as Record<
+    R,
+    RangeSeries
+  >;
 }
-
-/** chartSeries' answers by the words they are written in; each answer is shared, never changed. */
-const planned = new WeakMap<Strings, Map<string, Record<string, RangeSeries>>>();
