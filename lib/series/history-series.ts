@@ -10,7 +10,6 @@ import type { History, HistoryQuery } from '../schemas/history';
 import { StoreDownError, type DailyBar } from '../store';
 import { unavailable, type Unavailable } from '../sources/unavailable';
 import { metalById, metalByIntraday, type Metal, type MetalId } from '../reference/metals';
-import { round } from '../reference/units';
 import { fetchDailyMax, type Bar } from '../sources/upstream/chart';
 import { UpstreamError } from '../sources/upstream/fetch';
 import { DEFAULT_LONDON_TIME, londonTimeOf, type LondonTime } from '../reference/london-times';
@@ -86,7 +85,7 @@ function futuresHeld(points: DailyPoint[]): { key: string; held: Held } {
   const held = seriesCache().take(
     key,
     () => {
-      const rounded = points.map((p) => ({ d: p.d, c: round(p.c, 2), h: round(p.h, 2), l: round(p.l, 2) }));
+      const rounded = points.map((p) => roundPoint(p, 'futures', 'oz')) as Series['points'];
       return heldOf(points, { symbol: 'XAUUSD', interval: 'daily', source: HISTORY_SOURCE, points: rounded }, historyStats(points));
     },
     heldBytes,
@@ -147,16 +146,6 @@ function makeSpotView(key: string, metal: Metal, held: HeldSeries, session: Sess
   const bars = held.bars.filter((b) => b.d >= from);
   // The session in progress is not final: its close is the latest price and its range can still widen.
   const final = (d: string) => d < today || (d === today && !session.open);
-  const points = bars.map((b) => ({
-    d: b.d,
-    o: round(b.o, 2),
-    c: round(b.c, 2),
-    h: round(b.h, 2),
-    l: round(b.l, 2),
-    origin: b.origin,
-    final: final(b.d),
-    n: b.origin === 'recorded' ? b.n : null,
-  }));
   const raw = bars.map((b) => ({
     d: b.d,
     o: b.o,
@@ -167,6 +156,7 @@ function makeSpotView(key: string, metal: Metal, held: HeldSeries, session: Sess
     final: final(b.d),
     n: b.origin === 'recorded' ? b.n : null,
   }));
+  const points = raw.map((p) => roundPoint(p, 'spot', 'oz')) as Series['points'];
   return {
     key,
     raw,
@@ -233,7 +223,7 @@ async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
     key,
     (): HeldRaw => {
       const raw = m.points.map((p) => ({ d: p.d, c: p.c }));
-      const points = raw.map((p) => ({ d: p.d, c: round(p.c, 2) }));
+      const points = raw.map((p) => roundPoint(p, 'monthly', 'oz')) as Series['points'];
       return {
         raw,
         ...heldOf(raw, { symbol: `${metalById(metal).symbol}USD`, interval: 'monthly', source: m.source, points }, historyStats(asDaily(raw))),
