@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST = [
   'integration/store/kv',
-  'integration/prices/spot-states',
   'browser/widgets',
   'browser/docs',
   'integration/prices/two-sources',
@@ -46,6 +45,8 @@ const LONGEST = [
   'integration/server/page-validators',
   'integration/series/history',
   'integration/reserves/reserves',
+  'integration/prices/spot-states',
+  'unit/prices/spot-states',
   'unit/http/conditional',
   'unit/server/response-cache-memory',
   'unit/series/history-currency',
