@@ -12,7 +12,6 @@ const LONGEST = [
   'integration/store/kv',
   'browser/widgets',
   'browser/docs',
-  'integration/prices/two-sources',
   'browser/live',
   'integration/mcp/mcp',
   'integration/http/stream',
@@ -46,6 +45,8 @@ const LONGEST = [
   'integration/series/history',
   'integration/reserves/reserves',
   'integration/prices/spot-states',
+  'integration/prices/two-sources',
+  'unit/prices/two-sources',
   'unit/prices/spot-states',
   'unit/http/conditional',
   'unit/server/response-cache-memory',
@@ -87,7 +88,7 @@ export default defineConfig({
   test: {
     // Integration files each start their own `next start` and spend much of their time waiting (TTLs,
     // timeouts, a sampler's interval), so four at a time keep a 2-core machine busy; six were no faster
-    // (BENCHMARKS §20). Unit files, four threads at a time too, run first and alone.
+    // (BENCHMARKS §20). Unit files, six threads at a time, run first and alone.
     // Tests that bound a time load the route and warm the upstream first, untimed, so the bound holds
     // what it names and not a cold start slowed by the other files.
     maxWorkers: 4,
@@ -102,11 +103,12 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     projects: [
       // Worker threads start faster than processes; unit tests start no server and need no process of their own.
-      // Four at a time: their waits (TTLs, a cross-process lock) overlap. They run first, on a quiet machine,
-      // then the integration files.
+      // Six at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios of
+      // tests/unit/prices, which mostly wait on TTLs and upstream timeouts); with four the unit run took 60 s
+      // rather than 48. They run first, on a quiet machine, then the integration files.
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 4, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 6, sequence: { groupOrder: 0 } },
       },
       // One process per worker runs file after file: the test process's own start (the runner, Playwright, the
       // MCP client, the compiled contract validators) is paid once per worker rather than once per file, about

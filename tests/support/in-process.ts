@@ -44,8 +44,10 @@ export interface Instance {
   readonly fake: FakeUpstream;
   readonly dataDir: string;
   /** What the instance logged (console.warn and console.error), kept as the built app's output is, not printed. */
-  readonly output: string[];
-  /** GET on a route in ROUTES, Request in, Response out, the body parsed as JSON and checked against the contract. */
+  readonly output: string;
+  /** GET on a route in ROUTES, Request in, Response out. */
+  get(pathAndQuery: string): Promise<Response>;
+  /** The same, the body parsed as JSON and checked against the contract. */
   json(pathAndQuery: string): Promise<Answer>;
   /** Stops this process and starts another on the same store folder and environment, `env` changed. */
   restart(env?: Record<string, string>): Promise<void>;
@@ -89,15 +91,21 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
     const keep = (...args: unknown[]) => void output.push(args.map(String).join(' '));
     vi.spyOn(console, 'warn').mockImplementation(keep);
     vi.spyOn(console, 'error').mockImplementation(keep);
+    const get = async (pathAndQuery: string): Promise<Response> => {
+      const url = new URL(pathAndQuery, 'http://127.0.0.1');
+      const load = ROUTES[url.pathname];
+      if (!load) throw new Error(`${url.pathname}: not a route tests/support/in-process.ts loads`);
+      return (await load()).GET!(new Request(url));
+    };
     return {
       fake,
       dataDir,
-      output,
+      get output() {
+        return output.join('\n');
+      },
+      get,
       async json(pathAndQuery) {
-        const url = new URL(pathAndQuery, 'http://127.0.0.1');
-        const load = ROUTES[url.pathname];
-        if (!load) throw new Error(`${url.pathname}: not a route tests/support/in-process.ts loads`);
-        const res = await (await load()).GET!(new Request(url));
+        const res = await get(pathAndQuery);
         const body = await res.json();
         checkContract(pathAndQuery, res.status, body);
         return { status: res.status, headers: res.headers, body };

@@ -12,9 +12,10 @@ type Pair = { app: App; fake: FakeUpstream };
  * Booting an app is most of a scenario's cost, so while a test runs the next default app boots
  * beside it. That spare is equivalent to one booted after `setup`: an app asks no upstream until
  * its first request (tests run with WARM_FEEDS=off and SAMPLER=off), so a fake shaped after the
- * boot is one the app has never seen otherwise.
+ * boot is one the app has never seen otherwise. A file of one or two scenarios (`spare: false`) would boot a spare
+ * it never takes: on a machine whose cores the run keeps busy, that is a boot's CPU taken from the other files.
  */
-export function scenarios(defaults: { env?: Record<string, string>; prepare?: (fake: FakeUpstream) => void } = {}) {
+export function scenarios(defaults: { env?: Record<string, string>; prepare?: (fake: FakeUpstream) => void; spare?: boolean } = {}) {
   const defaultEnv = defaults.env ?? {};
   const open: Pair[] = [];
   let spare: Promise<Pair> | null = null;
@@ -55,7 +56,7 @@ export function scenarios(defaults: { env?: Record<string, string>; prepare?: (f
     }
     setup?.(pair.fake);
     open.push(pair);
-    if (!spare) {
+    if (!spare && defaults.spare !== false) {
       spare = boot(defaultEnv);
       // A failed spare boot is reported by the scenario that takes it, not as an unhandled rejection.
       spare.catch(() => {});

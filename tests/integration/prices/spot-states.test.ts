@@ -18,7 +18,7 @@ const TTL_ENV = { CACHE_TTL_S: '1' };
 const PAST_TTL = 1200;
 
 // The quotes feed refuses in every scenario here (see above).
-const scenario = scenarios({ env: TTL_ENV, prepare: (fake) => fake.set('quotes', { mode: 'refuse' }) });
+const scenario = scenarios({ env: TTL_ENV, prepare: (fake) => fake.set('quotes', { mode: 'refuse' }), spare: false });
 
 describe('gold: fresh → outage → stale → restart → recovery', () => {
   it('follows the whole path and never invents a price', async () => {
