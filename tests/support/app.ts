@@ -10,6 +10,14 @@ import { checkContract } from './contract';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
+/** The Node flags `npm start` gives server.mjs (package.json's start script): every test app runs as `npm start` runs. */
+export const START_FLAGS: string[] = (() => {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = / node ((?:--\S+ )*)server\.mjs$/.exec(start);
+  if (!flags) throw new Error(`package.json's start script no longer ends in "node [flags] server.mjs": ${start}`);
+  return flags[1].split(' ').filter(Boolean);
+})();
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -114,7 +122,7 @@ export class App {
   private async bootOn(port: number): Promise<void> {
     this.url = `http://127.0.0.1:${port}`;
     this.output = '';
-    const child = spawn(process.execPath, ['server.mjs'], {
+    const child = spawn(process.execPath, [...START_FLAGS, 'server.mjs'], {
       cwd: this.root,
       env: {
         ...process.env,
