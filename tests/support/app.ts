@@ -46,6 +46,16 @@ export interface AppOptions {
  */
 export const TEST_UPSTREAM_TIMEOUT_MS = 5000;
 
+/** What every test app runs with unless it sets its own (tests/support/in-process.ts too). */
+export const TEST_APP_ENV: Record<string, string> = {
+  SAMPLER: 'off',
+  UPSTREAM_TIMEOUT_MS: String(TEST_UPSTREAM_TIMEOUT_MS),
+  // Tests see the app itself; the response cache in front is tested on its own (response-cache.test.ts).
+  RESPONSE_CACHE: 'off',
+  // Tests count upstream calls from a cold start; the boot-time fetch is tested where it matters.
+  WARM_FEEDS: 'off',
+};
+
 /** How long server.mjs lets answers under way finish after SIGTERM before it cuts them, saying so in its output. */
 export const SERVER_GRACE_MS = 5000;
 
@@ -62,15 +72,7 @@ export class App {
 
   static async start(opts: AppOptions = {}): Promise<App> {
     const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-test-'));
-    const app = new App(dataDir, {
-      SAMPLER: 'off',
-      UPSTREAM_TIMEOUT_MS: String(TEST_UPSTREAM_TIMEOUT_MS),
-      // Tests see the app itself; the response cache in front is tested on its own (response-cache.test.ts).
-      RESPONSE_CACHE: 'off',
-      // Tests count upstream calls from a cold start; the boot-time fetch is tested where it matters.
-      WARM_FEEDS: 'off',
-      ...opts.env,
-    });
+    const app = new App(dataDir, { ...TEST_APP_ENV, ...opts.env });
     app.root = opts.root ?? ROOT;
     await app.boot();
     return app;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, vi } from 'vitest';
-import { TEST_UPSTREAM_TIMEOUT_MS } from './app';
+import { TEST_APP_ENV } from './app';
 import { checkContract } from './contract';
 import { FakeUpstream } from './fake-upstream';
 
@@ -76,15 +76,7 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
     open.push({ fake, dataDir });
     defaults.prepare?.(fake);
     setup?.(fake);
-    const all: Record<string, string> = {
-      ...fake.env(),
-      DATA_DIR: dataDir,
-      SAMPLER: 'off',
-      UPSTREAM_TIMEOUT_MS: String(TEST_UPSTREAM_TIMEOUT_MS),
-      RESPONSE_CACHE: 'off',
-      WARM_FEEDS: 'off',
-      ...env,
-    };
+    const all: Record<string, string> = { ...fake.env(), DATA_DIR: dataDir, ...TEST_APP_ENV, ...env };
     for (const [k, v] of Object.entries(all)) vi.stubEnv(k, v);
     await newProcess();
     const output: string[] = [];
