@@ -76,7 +76,7 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
     open.push({ fake, dataDir });
     defaults.prepare?.(fake);
     setup?.(fake);
-    const all: Record<string, string> = { ...fake.env(), DATA_DIR: dataDir, ...TEST_APP_ENV, ...env };
+    const all: Record<string, string> = { ...TEST_APP_ENV, ...fake.env(), DATA_DIR: dataDir, ...env };
     for (const [k, v] of Object.entries(all)) vi.stubEnv(k, v);
     await newProcess();
     const output: string[] = [];
