@@ -170,17 +170,20 @@ export async function seriesMemorySection(): Promise<void> {
     }
   }
   console.log(
-    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | V8 young generation idle → after | answers |',
+    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | §29: left over idle (after it again − idle) within the budget | V8 young generation idle → after | answers |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { c, s } of rows) {
     // The same sweep with nothing kept (SERIES_CACHE_MB=0): what the requests cost without the caches.
     const off = rows.find((r) => r.c.seriesMb === 0)?.s;
     const over = off ? s.peak - off.peak : NaN;
     const target = c.seriesMb === 0 || !off ? '' : `${over.toFixed(0)} ≤ ${c.seriesMb}: ${over <= c.seriesMb ? 'met' : 'NOT met'}`;
+    // §29's own words: the sweep *leaves* RSS within the budget plus the idle size (the peak is in its own column).
+    const left = s.again - s.idle;
+    const section29 = c.seriesMb === 0 ? '' : `${left.toFixed(0)} ≤ ${c.seriesMb}: ${left <= c.seriesMb ? 'met' : 'NOT met'}`;
     console.log(
       `| ${c.seriesMb === 0 ? '0 (caches off)' : c.seriesMb} | ${s.requests} | ${s.seconds.toFixed(0)} | ${s.idle.toFixed(0)} | ` +
-        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ` +
+        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ${section29} | ` +
         `${s.youngIdle.toFixed(0)} → ${s.youngAfter.toFixed(0)} | ${s.failures.length ? 'WRONG' : 'right'} |`,
     );
   }
