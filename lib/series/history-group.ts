@@ -54,7 +54,7 @@ export function groupPoints(points: readonly RawPoint[], by: 'week' | 'month'): 
  */
 export function cutPoints(view: View, kind: SeriesKind, unit: Unit, b: Bounds, group: 'week' | 'month' | undefined): OutPoint[] {
   if (b.i === 0 && b.j === view.dates.length && !group) return view.points;
-  const cut = () => (group ? groupPoints(view.raw.slice(b.i, b.j), group).map((p) => roundPoint(p, kind, unit, true)) : view.points.slice(b.i, b.j));
+  const cut = () => (group ? groupPoints(view.rawOf(b.i, b.j), group).map((p) => roundPoint(p, kind, unit, true)) : view.points.slice(b.i, b.j));
   if (!b.named) return cut();
   const key = `${view.key}|${b.i}|${b.j}|${group ?? ''}`;
   // A slice keeps its points alive as much as the view does: charged whole, so letting the view go never frees less than counted.

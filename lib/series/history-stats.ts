@@ -46,13 +46,13 @@ export const asDaily = (raw: readonly RawPoint[]): Daily[] => raw.map((p) => ({ 
 
 /**
  * The statistics of a series in a currency and unit: those of its USD per troy ounce answer (`usd`) as they are, any
- * other's from its converted points (`raw`, under `key`), made once within the budget.
+ * other's from its converted points (`raw()`, under `key`), made once within the budget.
  */
-export function statsFor(key: string, raw: readonly RawPoint[], unit: Unit, usd: Stats | null): Stats {
+export function statsFor(key: string, raw: () => readonly RawPoint[], unit: Unit, usd: Stats | null): Stats {
   if (usd) return statsOf(usd);
   return seriesCache().take(
     `${key}|stats`,
-    () => historyStats(asDaily(raw), UNIT_DECIMALS[unit]),
+    () => historyStats(asDaily(raw()), UNIT_DECIMALS[unit]),
     () => 1024,
   );
 }

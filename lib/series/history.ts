@@ -75,7 +75,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
     usd: base.usd,
     extra: base.extra,
     points,
-    stats: statsFor(view.key, view.raw, unit, !fx && unit === 'oz' ? base.usd : null),
+    stats: statsFor(view.key, () => view.rawOf(0, view.dates.length), unit, !fx && unit === 'oz' ? base.usd : null),
     period,
     group,
     requestedDate: query.date,
