@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { chartState, getChart } from '../series/chart';
 import { isIntradayInterval } from '../reference/instruments';
 import { CSV_TABLES, historyTable, toCsv } from './csv';
-import { etagOf } from './conditional.mjs';
-import { getHistoryFor, historyJson, historyJsonParts, historyState } from '../series/history';
+import { etagOf, etagOfParts } from './conditional.mjs';
+import { getHistoryFor, historyJsonParts, historyState } from '../series/history';
 import { bytesOfString, keptFor } from '../series/cache-budget';
 import { getIntraday, intradayState } from '../series/intraday';
 import { ChartQuery } from '../schemas/chart';
@@ -50,24 +50,29 @@ export function historyRoute(as: SeriesPath) {
       const csv = historyTable(query.series, grouped, result.fx !== undefined);
       // JSON as parts, the points' bytes reused (lib/series/history.ts); errors stay JSON either way.
       if (query.format !== 'csv') {
-        return sendResult(req, result, { cache: 'history', json: historyBody, etag: historyTag(result, 'json', () => historyJson(result)) });
+        const { body, etag } = historyJsonAnswer(result);
+        return sendResult(req, result, { cache: 'history', json: () => body, etag });
       }
       // The CSV's rows cannot say which series they are: a header does, as `series` does in JSON.
       return sendSeries(req, result, {
         cache: 'history',
         csv,
-        etag: historyTag(result, 'csv', () => toCsv(csv, result)),
+        etag: historyTag(result, 'csv', () => etagOf(toCsv(csv, result))),
         headers: { 'X-Series': result.series },
       });
     },
   });
 }
 
-/** A history answer as encoded parts: a kept list's points are the same bytes for every answer until it changes (lib/series/history.ts). */
-function historyBody(body: History): string | BodyParts {
-  if (body.points.length < 2) return JSON.stringify(body);
-  const [head, points, tail] = historyJsonParts(body);
-  return [Buffer.from(head), points, Buffer.from(tail)];
+/**
+ * A history answer as encoded parts and its ETag: a kept list's points are the same bytes for every answer until it
+ * changes (lib/series/history.ts), and the tag is hashed from the parts, never from the whole text made again.
+ */
+function historyJsonAnswer(result: History): { body: string | BodyParts; etag: string | undefined } {
+  if (result.points.length < 2) return { body: JSON.stringify(result), etag: undefined };
+  const [head, points, tail] = historyJsonParts(result);
+  const tag = () => etagOfParts(head, points, tail);
+  return { body: [Buffer.from(head), points, Buffer.from(tail)], etag: historyTag(result, 'json', tag) ?? tag() };
 }
 
 /**
@@ -77,10 +82,10 @@ function historyBody(body: History): string | BodyParts {
  * version, with its statistics) and its data_state; it is kept beside the list, within the series budget. A list cut
  * for one request (a window of arbitrary dates, the one point of `date=`) is hashed with its body, once.
  */
-function historyTag(body: History, format: 'json' | 'csv', text: () => string): string | undefined {
+function historyTag(body: History, format: 'json' | 'csv', tag: () => string): string | undefined {
   if (body.points.length < 2) return undefined;
   const { status, as_of, source } = body.data_state;
-  return keptFor(body.points, `tag|${format}|${status}|${as_of}|${source}`, () => etagOf(text()), bytesOfString);
+  return keptFor(body.points, `tag|${format}|${status}|${as_of}|${source}`, tag, bytesOfString);
 }
 
 export function intradayRoute(as: SeriesPath) {
