@@ -30,6 +30,7 @@ export interface Metrics {
   upstreamFailures: Counter;
   responseCache: Counter;
   openStreams: Gauge;
+  seriesCache: Gauge;
   alerts: Gauge;
   alertEvents: Gauge;
   kvErrors: Counter;

@@ -123,6 +123,11 @@ function create() {
       "npm start's response cache: hits (stale ones included), misses and 304s it answered itself",
     ),
     openStreams: new Family('gauge', 'goldapi_open_streams', 'Open price streams (GET /api/v1/stream)'),
+    seriesCache: new Family(
+      'gauge',
+      'goldapi_series_cache_bytes',
+      "The history caches' bytes (SERIES_CACHE_MB): held, as charged to what they hold now, and budget, the most they may hold",
+    ),
     alerts: new Family('gauge', 'goldapi_alerts', 'Price alerts by state: armed, pending (waiting for the verification), failing'),
     alertEvents: new Family('gauge', 'goldapi_alert_events', 'Price alert events since the store began, every instance: fired, delivered, failed'),
     kvErrors: new Family(

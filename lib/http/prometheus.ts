@@ -4,6 +4,7 @@ import { config } from '../core/config';
 import { metrics } from '../core/metrics.mjs';
 import { streamHub } from './stream-hub';
 import { alertCounts } from '../alerts/evaluate';
+import { seriesCache } from '../series/cache-budget';
 
 // /metrics for Prometheus (decisions §26): prom-client's registry with its default process metrics and the
 // service's own families (lib/core/metrics.mjs), in the text exposition format. Only this route loads
@@ -40,6 +41,8 @@ export async function metricsResponse(req: Request): Promise<Response> {
   }
   const r = registry();
   metrics().openStreams.set(streamHub().size);
+  metrics().seriesCache.set(seriesCache().bytes, { kind: 'held' });
+  metrics().seriesCache.set(seriesCache().maxBytes, { kind: 'budget' });
   const alerts = await alertCounts();
   for (const state of ['armed', 'pending', 'failing'] as const) metrics().alerts.set(alerts[state], { state });
   for (const kind of ['fired', 'delivered', 'failed'] as const) metrics().alertEvents.set(alerts[kind], { kind });

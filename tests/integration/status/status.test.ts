@@ -166,11 +166,15 @@ describe('status: one instance, sources failing and disagreeing in known ways', 
       'goldapi_upstream_attempts_total',
       'goldapi_upstream_failures_total',
       'goldapi_open_streams',
+      'goldapi_series_cache_bytes',
       'goldapi_record_writes_total',
       'goldapi_process_cpu_seconds_total',
     ]) {
       expect(first, family).toContain(`# TYPE ${family} `);
     }
+    // The history caches' budget, as configured (SERIES_CACHE_MB, default 128), and what they hold within it.
+    expect(value(first, 'goldapi_series_cache_bytes{kind="budget"}')).toBe(128 * 2 ** 20);
+    expect(value(first, 'goldapi_series_cache_bytes{kind="held"}')).toBeLessThanOrEqual(128 * 2 ** 20);
     const spotLine = 'goldapi_http_requests_total{route="/api/v1/spot",status="200"}';
     const failures = 'goldapi_upstream_failures_total{upstream="gold-api.com",kind="network"}';
     expect(value(first, failures)).toBeGreaterThanOrEqual(3);
