@@ -2,11 +2,14 @@
 // the series budget (`SERIES_CACHE_MB`) plus the idle size, and spot checks that the answers are still right.
 // The sweep: every currency the rate source lists (the fake's list: the fixture's real rates, tests/fixtures/SOURCES.md)
 // × every unit × `range=max`, of the futures series (nineteen years of GC=F) and of gold's monthly series, then 64
-// distinct `from=` windows in each of three currencies, then all of it again. Run with the response cache off (so the
+// distinct `from=` windows in each listed currency (§29: "64 distinct `from=` windows each"), then all of it again. Run with the response cache off (so the
 // series budget is the only cache) at budgets 32 and 128 MiB and with the caches off (`SERIES_CACHE_MB=0`): as
 // bench/memory.ts does for the response cache, what the caches add is the growth over the same requests without them.
+// Then, beyond §29's sweep, every named window of each currency and unit twice, to see the RSS with the default budget
+// (nearly) full: the sweep alone fills about a third of it with the fake's seven currencies.
 import { etagOf } from '../lib/http/conditional.mjs';
 import { UNITS } from '../lib/reference/units';
+import { HISTORY_RANGES } from '../lib/schemas/history';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { fxCurrenciesBody, ratesOf } from '../tests/support/fx-history';
@@ -35,13 +38,14 @@ function rateOn(rates: Map<string, number>, date: string): number | null {
   return best === null ? null : rates.get(best)!;
 }
 
-/** V8's young generation (new space, reserved) and its whole heap in use, MiB, from the app's /metrics. */
-async function heap(app: App): Promise<{ young: number; used: number }> {
+/** V8's young generation (new space, reserved), its whole heap in use, and what the series caches hold, MiB, from the app's /metrics. */
+async function heap(app: App): Promise<{ young: number; used: number; held: number }> {
   const text = await (await app.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).text();
   const find = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN) / 2 ** 20;
   return {
     young: find(/^goldapi_nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m),
     used: find(/^goldapi_nodejs_heap_size_used_bytes (\d+)/m),
+    held: find(/^goldapi_series_cache_bytes\{kind="held"\} (\d+)/m),
   };
 }
 
@@ -53,6 +57,11 @@ interface Sweep {
   peak: number;
   youngIdle: number;
   youngAfter: number;
+  /** What the series caches held after the second pass, as charged (MiB): how full the budget was. */
+  held: number;
+  /** After the named windows (every range × grouping of every currency and unit), twice: RSS, and what the caches held. */
+  filled: number;
+  heldFilled: number;
   requests: number;
   seconds: number;
   checks: string[];
@@ -99,7 +108,7 @@ async function sweep(app: App, currencies: string[]): Promise<Sweep> {
   const all = async () => {
     for (const c of currencies) for (const u of UNITS) await ask(`currency=${c}&unit=${u}&range=max`);
     for (const c of currencies) for (const u of UNITS) await ask(`series=monthly&currency=${c}&unit=${u}&range=max`);
-    for (const c of ['EUR', 'INR', 'JPY']) for (let k = 0; k < 64; k++) await ask(`currency=${c}&from=${rows[500 + k * 60].d}`);
+    for (const c of currencies) for (let k = 0; k < 64; k++) await ask(`currency=${c}&from=${rows[500 + k * 60].d}`);
     peak = Math.max(peak, rssMiB(app.pid!));
     await settle(2000);
     return rssMiB(app.pid!);
@@ -107,6 +116,17 @@ async function sweep(app: App, currencies: string[]): Promise<Sweep> {
   const after = await all();
   const youngAfter = (await heap(app)).young;
   const again = await all();
+  const held = (await heap(app)).held;
+  const sweepPeak = peak;
+  // Beyond §29's sweep: every named window (each range, daily, weekly and monthly) of each currency and unit, which
+  // the caches keep for the requests that share them, twice: enough to fill the default budget.
+  for (let pass = 0; pass < 2; pass++)
+    for (const c of currencies)
+      for (const u of UNITS)
+        for (const r of HISTORY_RANGES) for (const g of ['', '&group=week', '&group=month']) await ask(`currency=${c}&unit=${u}&range=${r}${g}`);
+  await settle(2000);
+  const filled = rssMiB(app.pid!);
+  const heldFilled = (await heap(app)).held;
   const seconds = (Date.now() - t0) / 1000;
   // Still right: the sample equals its cold answers, and closes equal the fixture's own numbers × its rates.
   for (const q of sample) {
@@ -135,14 +155,14 @@ async function sweep(app: App, currencies: string[]): Promise<Sweep> {
     checks.push(`${name}: ${ok} of ${body.points.length} closes equal the fixture's close × its rate`);
     if (ok !== body.points.length || ok === 0) failures.push(`${name}: ${body.points.length - ok} closes wrong`);
   }
-  return { idle, after, again, peak, youngIdle, youngAfter, requests, seconds, checks, failures };
+  return { idle, after, again, peak: sweepPeak, youngIdle, youngAfter, held, filled, heldFilled, requests, seconds, checks, failures };
 }
 
 export async function seriesMemorySection(): Promise<void> {
   const currencies = (fxCurrenciesBody() as { iso_code: string }[]).map((c) => c.iso_code);
   console.log(
     `\n## Series memory: RSS (MiB) of \`npm start\` idle and after the sweep (${currencies.length} listed currencies × ${UNITS.length} units × ` +
-      '`range=max` of futures and of monthly gold, then 64 `from=` windows in each of EUR, INR, JPY; then all of it again), ' +
+      '`range=max` of futures and of monthly gold, then 64 `from=` windows in each listed currency; then all of it again), ' +
       `response cache off, load average at start ${load1().toFixed(1)}\n`,
   );
   const problems: string[] = [];
@@ -170,9 +190,9 @@ export async function seriesMemorySection(): Promise<void> {
     }
   }
   console.log(
-    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | §29: left over idle (after it again − idle) within the budget | V8 young generation idle → after | answers |',
+    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | §29: left over idle (after it again − idle) within the budget | caches held (charged) | then every named window twice: RSS − idle | caches held | V8 young generation idle → after | answers |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { c, s } of rows) {
     // The same sweep with nothing kept (SERIES_CACHE_MB=0): what the requests cost without the caches.
     const off = rows.find((r) => r.c.seriesMb === 0)?.s;
@@ -183,7 +203,7 @@ export async function seriesMemorySection(): Promise<void> {
     const section29 = c.seriesMb === 0 ? '' : `${left.toFixed(0)} ≤ ${c.seriesMb}: ${left <= c.seriesMb ? 'met' : 'NOT met'}`;
     console.log(
       `| ${c.seriesMb === 0 ? '0 (caches off)' : c.seriesMb} | ${s.requests} | ${s.seconds.toFixed(0)} | ${s.idle.toFixed(0)} | ` +
-        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ${section29} | ` +
+        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ${section29} | ${s.held.toFixed(0)} | ${(s.filled - s.idle).toFixed(0)} | ${s.heldFilled.toFixed(0)} | ` +
         `${s.youngIdle.toFixed(0)} → ${s.youngAfter.toFixed(0)} | ${s.failures.length ? 'WRONG' : 'right'} |`,
     );
   }
