@@ -62,6 +62,8 @@ interface Sweep {
   /** After the named windows (every range × grouping of every currency and unit), twice: RSS, and what the caches held. */
   filled: number;
   heldFilled: number;
+  /** The highest RSS seen through all of it, the named windows included. */
+  peakAll: number;
   requests: number;
   seconds: number;
   checks: string[];
@@ -124,6 +126,7 @@ async function sweep(app: App, currencies: string[]): Promise<Sweep> {
     for (const c of currencies)
       for (const u of UNITS)
         for (const r of HISTORY_RANGES) for (const g of ['', '&group=week', '&group=month']) await ask(`currency=${c}&unit=${u}&range=${r}${g}`);
+  peak = Math.max(peak, rssMiB(app.pid!));
   await settle(2000);
   const filled = rssMiB(app.pid!);
   const heldFilled = (await heap(app)).held;
@@ -155,7 +158,7 @@ async function sweep(app: App, currencies: string[]): Promise<Sweep> {
     checks.push(`${name}: ${ok} of ${body.points.length} closes equal the fixture's close × its rate`);
     if (ok !== body.points.length || ok === 0) failures.push(`${name}: ${body.points.length - ok} closes wrong`);
   }
-  return { idle, after, again, peak: sweepPeak, youngIdle, youngAfter, held, filled, heldFilled, requests, seconds, checks, failures };
+  return { idle, after, again, peak: sweepPeak, peakAll: peak, youngIdle, youngAfter, held, filled, heldFilled, requests, seconds, checks, failures };
 }
 
 export async function seriesMemorySection(): Promise<void> {
@@ -190,9 +193,9 @@ export async function seriesMemorySection(): Promise<void> {
     }
   }
   console.log(
-    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | §29: left over idle (after it again − idle) within the budget | caches held (charged) | then every named window twice: RSS − idle | caches held | V8 young generation idle → after | answers |',
+    '\n| SERIES_CACHE_MB | requests | s | RSS idle | after the sweep | after it again | peak | peak − idle | peak over caches off | target: over off within the budget | §29: left over idle (after it again − idle) within the budget | caches held (charged) | then every named window twice: RSS − idle | its peak − idle | caches held | V8 young generation idle → after | answers |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { c, s } of rows) {
     // The same sweep with nothing kept (SERIES_CACHE_MB=0): what the requests cost without the caches.
     const off = rows.find((r) => r.c.seriesMb === 0)?.s;
@@ -203,7 +206,7 @@ export async function seriesMemorySection(): Promise<void> {
     const section29 = c.seriesMb === 0 ? '' : `${left.toFixed(0)} ≤ ${c.seriesMb}: ${left <= c.seriesMb ? 'met' : 'NOT met'}`;
     console.log(
       `| ${c.seriesMb === 0 ? '0 (caches off)' : c.seriesMb} | ${s.requests} | ${s.seconds.toFixed(0)} | ${s.idle.toFixed(0)} | ` +
-        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ${section29} | ${s.held.toFixed(0)} | ${(s.filled - s.idle).toFixed(0)} | ${s.heldFilled.toFixed(0)} | ` +
+        `${s.after.toFixed(0)} | ${s.again.toFixed(0)} | ${s.peak.toFixed(0)} | ${(s.peak - s.idle).toFixed(0)} | ${c.seriesMb === 0 ? '' : over.toFixed(0)} | ${target} | ${section29} | ${s.held.toFixed(0)} | ${(s.filled - s.idle).toFixed(0)} | ${(s.peakAll - s.idle).toFixed(0)} | ${s.heldFilled.toFixed(0)} | ` +
         `${s.youngIdle.toFixed(0)} → ${s.youngAfter.toFixed(0)} | ${s.failures.length ? 'WRONG' : 'right'} |`,
     );
   }
