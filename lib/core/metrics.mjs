@@ -126,7 +126,7 @@ function create() {
     seriesCache: new Family(
       'gauge',
       'goldapi_series_cache_bytes',
-      "The history caches' bytes: held, as charged to what they keep alive now, and budget, the most they may keep (a third of SERIES_CACHE_MB)",
+      "The history caches' bytes: held, as charged to what they keep alive now, and budget, the most they may keep (a quarter of SERIES_CACHE_MB)",
     ),
     alerts: new Family('gauge', 'goldapi_alerts', 'Price alerts by state: armed, pending (waiting for the verification), failing'),
     alertEvents: new Family('gauge', 'goldapi_alert_events', 'Price alert events since the store began, every instance: fired, delivered, failed'),

@@ -90,12 +90,13 @@ export class ByteBudget {
 
 /**
  * How much of the process's memory an entry takes for each byte it is charged: `SERIES_CACHE_MB` bounds the RSS the
- * caches add, and they may keep alive a third of it. A byte kept alive costs itself, as much again for the garbage V8
+ * caches add, and they may keep alive a quarter of it. A byte kept alive costs itself, as much again for the garbage V8
  * lets build up before it collects (`npm start`: `--heap-growing-percent=100`, the old generation collected when it has
- * doubled), and what the allocator holds beyond both. Measured with the default budget filled (`npm run bench --
- * series-memory`, BENCHMARKS §22d): 64 MiB held added 92 MiB of RSS to the same requests' own 52 with the caches off.
+ * doubled), and what the allocator holds beyond both; the requests themselves add about 50 MiB that no cache setting
+ * removes. Measured with `npm run bench -- series-memory` (BENCHMARKS §22d): 40 MiB held added 70–80 MiB of RSS to
+ * the same requests' own with the caches off, so a quarter leaves the default 128 room for both.
  */
-export const GC_ROOM = 3;
+export const GC_ROOM = 4;
 
 let budget: ByteBudget | null = null;
 /** The one budget of the series caches, sized from `SERIES_CACHE_MB` when first used: what they keep alive is at most 1/GC_ROOM of it. */

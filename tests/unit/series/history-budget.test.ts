@@ -56,7 +56,7 @@ afterAll(() => fake.close());
 describe('one byte budget over every history cache', () => {
   it('every listed currency × every unit × range=max, then distinct from= windows: never past the budget, every answer as a cold cache gives it', async () => {
     const budget = lib.budget.seriesCache();
-    // What the caches keep alive is a third of the budget: the rest is the collector's room (lib/series/cache-budget.ts).
+    // What the caches keep alive is a quarter of the budget: the rest is the collector's room (lib/series/cache-budget.ts).
     expect(budget.maxBytes).toBe(Math.floor((BUDGET_MB * 2 ** 20) / lib.budget.GC_ROOM));
     const currencies = (fxCurrenciesBody() as { iso_code: string }[]).map((c) => c.iso_code);
     expect(currencies.length).toBeGreaterThanOrEqual(6);
