@@ -47,13 +47,12 @@ export interface Converted {
 /**
  * Which points a conversion keeps and at what rate, as columns of numbers rather than a converted copy of each point
  * (16 bytes a point instead of ~180): `at` the index of each point kept in the series as held, `r` its rate, `rd` the
- * index in the rates of that rate's date (daily series), `fx` false when nothing was converted (USD in another unit).
+ * index in the rates of that rate's date (daily series).
  */
 export interface Picks {
   at: Int32Array;
   r: Float64Array;
   rd: Int32Array | null;
-  fx: boolean;
   leftOut: string[];
 }
 
@@ -78,15 +77,15 @@ export function convertMonthly(points: readonly RawPoint[], fx: FxSeries | null,
 }
 
 /** The picks of a conversion, trimmed to the `n` points kept. */
-function picksOf(at: Int32Array, r: Float64Array, rd: Int32Array | null, n: number, fx: boolean, leftOut: string[]): Picks {
-  return { at: at.slice(0, n), r: r.slice(0, n), rd: rd ? rd.slice(0, n) : null, fx, leftOut };
+function picksOf(at: Int32Array, r: Float64Array, rd: Int32Array | null, n: number, leftOut: string[]): Picks {
+  return { at: at.slice(0, n), r: r.slice(0, n), rd: rd ? rd.slice(0, n) : null, leftOut };
 }
 
 /** Every point at rate 1: USD per troy ounce in another unit. */
 function picksUnconverted(points: readonly RawPoint[]): Picks {
   const at = new Int32Array(points.length);
   for (let k = 0; k < at.length; k++) at[k] = k;
-  return { at, r: new Float64Array(points.length).fill(1), rd: null, fx: false, leftOut: [] };
+  return { at, r: new Float64Array(points.length).fill(1), rd: null, leftOut: [] };
 }
 
 function pickDaily(points: readonly RawPoint[], fx: FxSeries | null, until: string | null): Picks {
@@ -111,7 +110,7 @@ function pickDaily(points: readonly RawPoint[], fx: FxSeries | null, until: stri
     r[n] = fx.r[i];
     rd[n++] = i;
   }
-  return picksOf(at, r, rd, n, true, leftOut);
+  return picksOf(at, r, rd, n, leftOut);
 }
 
 function pickMonthly(points: readonly RawPoint[], fx: FxSeries | null, until: string | null): Picks {
@@ -136,19 +135,19 @@ function pickMonthly(points: readonly RawPoint[], fx: FxSeries | null, until: st
       r[n++] = sum / days;
     } else if (start > 0) leftOut.push(p.d);
   }
-  return picksOf(at, r, null, n, true, leftOut);
+  return picksOf(at, r, null, n, leftOut);
 }
 
-/** The converted points from `i` to before `j` of a conversion's picks, made afresh (each the same every time). */
+/** The converted points from `i` to before `j` of a conversion's picks (`fx` null: none converted), made afresh (each the same every time). */
 function pointsOf(held: readonly RawPoint[], picks: Picks, fx: FxSeries | null, unit: Unit, i: number, j: number): RawPoint[] {
   const out: RawPoint[] = new Array(Math.max(0, j - i));
   for (let k = i; k < j; k++) {
     const p = held[picks.at[k]];
     const q = scaled(p, picks.r[k], unit);
-    if (picks.fx) {
+    if (fx) {
       q.fx = picks.r[k];
-      const rateDate = picks.rd && fx ? fx.d[picks.rd[k]] : undefined;
-      if (rateDate !== undefined && rateDate !== p.d) q.fx_d = rateDate;
+      const rateDate = picks.rd ? fx.d[picks.rd[k]] : p.d;
+      if (rateDate !== p.d) q.fx_d = rateDate;
     }
     out[k - i] = q;
   }
