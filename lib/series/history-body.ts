@@ -84,10 +84,3 @@ export function historyJsonParts(body: History): [head: string, points: Uint8Arr
   const [head, tail] = JSON.stringify({ ...body, points: POINTS_MARK }).split(POINTS_MARK_JSON);
   return [head, points, tail];
 }
-
-/** A history answer as JSON, the same text JSON.stringify gives, with the points' part reused. */
-export function historyJson(body: History): string {
-  if (body.points.length < 2) return JSON.stringify(body);
-  const [head, points, tail] = historyJsonParts(body);
-  return head + Buffer.from(points.buffer, points.byteOffset, points.byteLength).toString('utf8') + tail;
-}

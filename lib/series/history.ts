@@ -12,7 +12,7 @@ import { baseFor } from './history-series';
 import { periodFor, periodOf, statsFor, type Period } from './history-stats';
 import { leftOutIn, windowBounds } from './history-window';
 
-export { historyJson, historyJsonParts } from './history-body';
+export { historyJsonParts } from './history-body';
 export { historyState } from './history-series';
 
 // GET /api/v1/history (decisions §24, §29) as a pipeline, one module per step, called in order here:
