@@ -3,8 +3,8 @@ import { config } from '../core/config';
 
 // One byte budget over every cache of the history answers (decisions §29): the series as answered, their views in
 // each currency and unit, the windows cut from them, their periods and the JSON of their points all go through
-// one least-recently-used store sized in bytes (`SERIES_CACHE_MB`, default 128), so no mix of requests can make
-// them hold more. Whatever it lets go is made again from the series on the next request that wants it, the same.
+// one least-recently-used store sized in bytes (a quarter of `SERIES_CACHE_MB`, default 128: see GC_ROOM), so no mix
+// of requests can make them hold more. Whatever it lets go is made again from the series on the next request that wants it, the same.
 //
 // An entry is charged what it keeps alive, estimated from its shape. Heap bytes per point, measured on Node 24 (x64,
 // no pointer compression) as `process.memoryUsage().heapUsed` after a full GC (`node --expose-gc`) around 200,000

@@ -14,7 +14,7 @@ const CHANGES: [string, string, string][] = [
       'The v1.9 edges: `to` alone counts the window back from it; every history body names its `series`; a currency that ended (`fx.until`) or whose rates pause more than 7 days (`fx.left_out`) leaves those points out; a refused workbook is not fetched again for 6 hours; kept FX history is fetched whole weekly; `Last-Modified` is the newest data time in an answer; `/api/health` answers 200 `degraded` with the store down; `/mcp` refuses an over-limit client before reading its body; widgets in sandboxed frames and pages restored by Back stay live; every cache of converted history shares one byte budget (`SERIES_CACHE_MB`, default 128, least recently used first), so no mix of requests grows an instance without bound. ' +
       "Alerts are updated by compare-and-set, so a delivery finishing after a DELETE never brings an alert back; the `/status` page shows the alerts' counts. " +
       "`npm start` holds V8's young generation to 32 MiB (`--max-semi-space-size=16`) and collects its old generation when it has doubled (`--heap-growing-percent=100`): 60–100 and another 45–75 MiB less memory under load, at the same throughput. " +
-      'A converted history series is held at about half the memory it took (197 bytes a point instead of 375), and `/metrics` says what the history caches hold (`goldapi_series_cache_bytes`).',
+      "A converted history series is held at about half the memory it took (197 bytes a point instead of 375); `SERIES_CACHE_MB` now bounds the memory the history caches add, the collector's room included (they keep alive a quarter of it), and `/metrics` says what they hold (`goldapi_series_cache_bytes`).",
   ],
   [
     'v1.9',
