@@ -32,10 +32,22 @@ const afterAnswers: Promise<unknown>[] = [];
   get: () => ({ waitUntil: (write: Promise<unknown>) => void afterAnswers.push(write) }),
 };
 
+type Handler = (req: Request) => Promise<Response> | Response;
+/** What a route module exports: a handler per HTTP method it takes. */
+type RouteModule = Partial<Record<'GET' | 'HEAD' | 'POST' | 'OPTIONS' | 'PUT' | 'PATCH' | 'DELETE', Handler>>;
+
 /** The routes an in-process instance answers, by path: each loaded afresh in every new process. */
-const ROUTES: Record<string, () => Promise<{ GET?: (req: Request) => Promise<Response> | Response }>> = {
+const ROUTES: Record<string, () => Promise<RouteModule>> = {
   '/api/v1/spot': () => import('@/app/api/v1/spot/route'),
+  '/api/v1/history': () => import('@/app/api/v1/history/route'),
+  '/api/v1/intraday': () => import('@/app/api/v1/intraday/route'),
+  '/api/cron/sample': () => import('@/app/api/cron/sample/route'),
+  '/mcp': () => import('@/app/mcp/route'),
+  '/widgets/price': () => import('@/app/widgets/price/route'),
 };
+
+/** Where an in-process instance's requests say they go. */
+const ORIGIN = 'http://127.0.0.1';
 
 export type Answer = { status: number; headers: Headers; body: any };
 
@@ -45,10 +57,17 @@ export interface Instance {
   readonly dataDir: string;
   /** What the instance logged (console.warn and console.error), kept as the built app's output is, not printed. */
   readonly output: string;
-  /** GET on a route in ROUTES, Request in, Response out. */
-  get(pathAndQuery: string): Promise<Response>;
+  /** The origin requests are made to (no server listens there: requests go straight to the handler). */
+  readonly url: string;
+  /**
+   * A request to a route in ROUTES, Request in, Response out, by its method (HEAD by GET, as Next does): with the
+   * signature of `fetch`, so a client that takes a fetch (the MCP SDK's transports) can talk to the instance.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The same, by path and query. */
+  get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
   /** The same, the body parsed as JSON and checked against the contract. */
-  json(pathAndQuery: string): Promise<Answer>;
+  json(pathAndQuery: string, init?: RequestInit): Promise<Answer>;
   /** Stops this process and starts another on the same store folder and environment, `env` changed. */
   restart(env?: Record<string, string>): Promise<void>;
 }
@@ -83,21 +102,28 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
     const keep = (...args: unknown[]) => void output.push(args.map(String).join(' '));
     vi.spyOn(console, 'warn').mockImplementation(keep);
     vi.spyOn(console, 'error').mockImplementation(keep);
-    const get = async (pathAndQuery: string): Promise<Response> => {
-      const url = new URL(pathAndQuery, 'http://127.0.0.1');
-      const load = ROUTES[url.pathname];
-      if (!load) throw new Error(`${url.pathname}: not a route tests/support/in-process.ts loads`);
-      return (await load()).GET!(new Request(url));
+    const fetchIn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const req = new Request(input instanceof Request ? input : new URL(input, ORIGIN), init);
+      const { pathname } = new URL(req.url);
+      const load = ROUTES[pathname];
+      if (!load) throw new Error(`${pathname}: not a route tests/support/in-process.ts loads`);
+      const route = await load();
+      const handler = route[req.method as keyof RouteModule] ?? (req.method === 'HEAD' ? route.GET : undefined);
+      if (!handler) throw new Error(`${pathname}: the route exports no ${req.method}`);
+      return handler(req);
     };
+    const get = (pathAndQuery: string, init?: RequestInit) => fetchIn(pathAndQuery, init);
     return {
       fake,
       dataDir,
+      url: ORIGIN,
       get output() {
         return output.join('\n');
       },
+      fetch: fetchIn,
       get,
-      async json(pathAndQuery) {
-        const res = await get(pathAndQuery);
+      async json(pathAndQuery, init) {
+        const res = await get(pathAndQuery, init);
         const body = await res.json();
         checkContract(pathAndQuery, res.status, body);
         return { status: res.status, headers: res.headers, body };

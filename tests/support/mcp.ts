@@ -4,11 +4,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { App } from './app';
+import type { Instance } from './in-process';
 
-/** A 2025-11-25 client (the 1.x SDK's, `initialize` first), connected to the app's /mcp over real HTTP. */
-export async function mcpClient(app: App): Promise<Client> {
+/** What an MCP client talks to: a built app over real HTTP, or an in-process instance (tests/support/in-process.ts), its route handler called directly. */
+export type McpTarget = App | Instance;
+const fetchOf = (target: McpTarget): typeof fetch => ('fetch' in target ? target.fetch : fetch);
+
+/** A 2025-11-25 client (the 1.x SDK's, `initialize` first), connected to the app's /mcp (over real HTTP for a built app). */
+export async function mcpClient(app: McpTarget): Promise<Client> {
   const client = new Client({ name: 'goldapi-tests', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { fetch: fetchOf(app) }));
   return client;
 }
 
@@ -45,8 +50,8 @@ export function strictAjv(): Ajv2020 {
 }
 
 /** A raw JSON-RPC POST with the headers the transport requires (overridable). */
-export async function rpc(app: App, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${app.url}/mcp`, {
+export async function rpc(app: McpTarget, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetchOf(app)(`${app.url}/mcp`, {
     method: 'POST',
     body: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
