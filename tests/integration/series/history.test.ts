@@ -1,14 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
 import { App } from '../../support/app';
 import { expectedStats, r2 } from '../../support/bars';
-import { sleep } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
 import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
 
-// GET /api/v1/history on a 5-year body built from real daily OHLC rows; every statistic is
-// checked against the tests' own computation from the same rows (expectedStats, by plain date arithmetic).
+// GET /api/v1/history through the built app on a 5-year body built from real daily OHLC rows; every statistic is
+// checked against the tests' own computation from the same rows (expectedStats, by plain date arithmetic). The data
+// states and the day a session's last bar belongs to run at the route handler in process
+// (tests/unit/series/history-route.test.ts).
 
 const all = dailyRows();
 // Five years back from the last row: what the upstream holds here, and the default window.
@@ -34,7 +35,6 @@ afterAll(async () => {
   await app?.stop();
   await fake?.close();
 });
-afterEach(() => fake.reset());
 
 describe('GET /api/v1/history', () => {
   it('serves every real daily point, oldest first, null closes dropped', async () => {
@@ -58,71 +58,6 @@ describe('GET /api/v1/history', () => {
     expect(body.return_1y_pct).toBe(want.return_1y_pct);
     expect(want.return_ytd_pct).not.toBeNull();
     expect(want.return_1y_pct).not.toBeNull();
-  });
-
-  it("the session's last bar, stamped with its last trade time, is that day's point", async () => {
-    // The last two real rows, the later one stamped 16:59 New York on the earlier one's date.
-    const [a, b] = kept.slice(-2);
-    const bars = [
-      ...kept.slice(0, -2).map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: r.c })),
-      { t: nyMidnight(a.d), o: a.o, h: a.h, l: a.l, c: a.c },
-      { t: nyMidnight(a.d) + 16 * 3600 + 59 * 60, o: b.o, h: b.h, l: b.l, c: b.c },
-    ];
-    const f = await FakeUpstream.start();
-    f.onChart(() => ({ status: 200, body: chartBody(bars) }));
-    const a2 = await App.start({ env: f.env() });
-    try {
-      const { body } = await a2.json('/api/v1/history');
-      expect(body.points[body.points.length - 1]).toEqual({ d: a.d, c: r2(b.c), h: r2(b.h), l: r2(b.l) });
-      expect(body.count).toBe(kept.length - 1);
-    } finally {
-      await a2.stop();
-      await f.close();
-    }
-  });
-
-  it('upstream down after a good fetch: the same series, stale', async () => {
-    const good = await app.json('/api/v1/history');
-    fake.set('chart', { mode: 'status', status: 500, text: 'Edge: Too Many Requests' });
-    await sleep(1200);
-    const stale = await app.json('/api/v1/history');
-    expect(stale.status).toBe(200);
-    expect(stale.body.data_state).toMatchObject({ status: 'stale', source: 'cache' });
-    expect(stale.body.points).toEqual(good.body.points);
-    expect(stale.body.high_52w).toBe(good.body.high_52w);
-  });
-
-  it('never fetched and the upstream down: 503 unavailable with the reason', async () => {
-    const f = await FakeUpstream.start();
-    f.set('chart', { mode: 'refuse' });
-    const a2 = await App.start({ env: f.env() });
-    try {
-      const r = await a2.json('/api/v1/history');
-      expect(r.status).toBe(503);
-      expect(r.body.data_state.status).toBe('unavailable');
-      expect(r.body.error).toMatch(/unavailable/);
-      expect(r.headers.get('cache-control')).toBe('no-store');
-    } finally {
-      await a2.stop();
-      await f.close();
-    }
-  });
-
-  it('an error body with HTTP 200 counts as down', async () => {
-    const f = await FakeUpstream.start();
-    f.onChart(() => ({
-      status: 200,
-      body: { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } },
-    }));
-    const a2 = await App.start({ env: f.env() });
-    try {
-      const r = await a2.json('/api/v1/history');
-      expect(r.status).toBe(503);
-      expect(r.body.error).toContain('No data found, symbol may be delisted');
-    } finally {
-      await a2.stop();
-      await f.close();
-    }
   });
 
   it('405 for other methods', async () => {
