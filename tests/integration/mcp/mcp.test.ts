@@ -15,7 +15,8 @@ import { Chart } from '@/lib/schemas/chart';
 import { TOOLS as REGISTERED } from '@/lib/mcp/server';
 
 // The MCP endpoint against the built app over real HTTP: a 2025-11-25 client and a 2026-07-28 client,
-// raw JSON-RPC in both eras, every data state and the rate limit.
+// raw JSON-RPC in both eras, the method rules, CORS and the rate limit. The tools' data states (stale, unavailable,
+// every tool through an outage) run at the route handler in process (tests/unit/mcp/mcp-states.test.ts).
 
 const gold = fixture('goldapi-price-XAU.json');
 let fake: FakeUpstream;
@@ -198,130 +199,6 @@ describe('mcp: every other tool equals its REST endpoint', () => {
       const r = await rpc(app, call(name, args));
       expect(r.json.result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
       expect(r.json.result.content[0].text).toMatch(valid);
-    }
-  });
-});
-
-describe('mcp: data states are ordinary results', () => {
-  it('stale: the last real price, labelled stale with its age', async () => {
-    const f = await FakeUpstream.start();
-    f.set('quotes', { mode: 'refuse' });
-    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1' } });
-    try {
-      const client = await mcpClient(a);
-      await client.callTool({ name: 'get_gold_price', arguments: {} });
-      f.set('gold', { mode: 'refuse' });
-      await sleep(1200);
-      const result: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
-      await client.close();
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent.data_state.status).toBe('stale');
-      expect(result.structuredContent.spot_usd_oz).toBe(gold.price);
-      expect(result.content[0].text).toMatch(/STALE/);
-      expect(result.content[0].text).toContain(`${result.structuredContent.data_state.age_seconds} s old`);
-    } finally {
-      await a.stop();
-      await f.close();
-    }
-  });
-
-  it('unavailable: says so, gives no number, raises no error', async () => {
-    const f = await FakeUpstream.start();
-    f.set('gold', { mode: 'status', status: 500 }).set('quotes', { mode: 'status', status: 500 });
-    const a = await App.start({ env: f.env() });
-    try {
-      const client = await mcpClient(a);
-      const result: any = await client.callTool({ name: 'get_gold_price', arguments: { currency: 'EUR' } });
-      await client.close();
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent.data_state.status).toBe('unavailable');
-      expect(result.structuredContent.xau).toBeUndefined();
-      expect(result.content[0].text).toMatch(/unavailable/i);
-      expect(result.content[0].text).not.toMatch(/\d{3,}/);
-    } finally {
-      await a.stop();
-      await f.close();
-    }
-  });
-});
-
-describe('mcp: every tool through an outage', () => {
-  const TOOLS: [string, Record<string, unknown>][] = [
-    ['get_gold_price', {}],
-    ['get_gold_history', { range: '1m' }],
-    ['get_gold_intraday', { hours: 1 }],
-    ['get_central_bank_reserves', { country: 'fra' }],
-    ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
-  ];
-  /** The structured result checked against the tool's own output schema, as a client that validates would. */
-  const expectValid = (name: string, result: unknown) => {
-    const checked = REGISTERED.find((t) => t.name === name)!.output.safeParse(result);
-    expect(checked.success, `${name}: ${checked.error?.message}`).toBe(true);
-  };
-  const down = (f: FakeUpstream) => {
-    for (const r of ['gold', 'silver', 'quotes', 'fx', 'crypto', 'chart', 'reserves'] as const) f.set(r, { mode: 'refuse' });
-  };
-
-  it('never seen: an ordinary result saying unavailable, no number; reserves fall back to the snapshot', async () => {
-    const f = await FakeUpstream.start();
-    down(f);
-    const a = await App.start({ env: f.env() });
-    try {
-      const client = await mcpClient(a);
-      for (const [name, args] of TOOLS) {
-        const r: any = await client.callTool({ name, arguments: args });
-        expect(r.isError, name).toBeFalsy();
-        expectValid(name, r.structuredContent);
-        if (name === 'get_central_bank_reserves') {
-          expect(r.structuredContent.data_state.source).toBe('snapshot');
-          expect(r.content[0].text).toMatch(/snapshot/);
-          continue;
-        }
-        expect(r.structuredContent.data_state.status, name).toBe('unavailable');
-        expect(r.content[0].text, name).toMatch(/unavailable/i);
-      }
-      await client.close();
-    } finally {
-      await a.stop();
-      await f.close();
-    }
-  });
-
-  it('after real data: each result carries the last real values, labelled stale with their age', async () => {
-    const f = await FakeUpstream.start();
-    f.onChart(realChartHandler());
-    // One gold source, so the stale price is the one seen before; the sampler needs an open market.
-    f.set('quotes', { mode: 'refuse' });
-    const a = await App.start({ env: { ...f.env(), CACHE_TTL_S: '1', SAMPLER: 'on', SAMPLE_INTERVAL_S: '1', ...marketClockAt(OPEN_DAY) } });
-    try {
-      const client = await mcpClient(a);
-      await waitFor(
-        async () => (await a.json('/api/v1/intraday?hours=1')).body.count,
-        (n) => n >= 1,
-      );
-      const before: Record<string, any> = {};
-      for (const [name, args] of TOOLS) {
-        before[name] = await client.callTool({ name, arguments: args });
-        // The futures bars end 2026-04-16, seven months before this market clock: stale from the start (decisions §29).
-        expect(before[name].structuredContent.data_state.status, name).toBe(name === 'get_gold_history' ? 'stale' : 'fresh');
-        expectValid(name, before[name].structuredContent);
-      }
-      down(f);
-      await sleep(4000);
-      for (const [name, args] of TOOLS) {
-        const r: any = await client.callTool({ name, arguments: args });
-        expect(r.isError, name).toBeFalsy();
-        expectValid(name, r.structuredContent);
-        if (name === 'get_central_bank_reserves') continue; // monthly data cached 24 h: still fresh
-        expect(r.structuredContent.data_state.status, name).toBe('stale');
-        expect(r.content[0].text, name).toMatch(/STALE: last real value as of .*, \d+ s old/);
-      }
-      const price: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
-      expect(price.structuredContent.spot_usd_oz).toBe(before.get_gold_price.structuredContent.spot_usd_oz);
-      await client.close();
-    } finally {
-      await a.stop();
-      await f.close();
     }
   });
 });
