@@ -12,6 +12,7 @@ import { blockSplitter, SseReader } from '../../support/sse';
 // GET /api/v1/stream through `npm start` (server.mjs: method rules, the response cache, compression) with
 // real clients: the `eventsource` package (WHATWG EventSource for Node) and raw sockets where the bytes
 // and their timing are the point. Every upstream is the fake, which changes its price or fails on command.
+// A stream that never saw a price and STREAM=off are the route handler's alone (tests/unit/http/stream.test.ts).
 
 const gold = fixture(PRIMARY_FIXTURE.XAU);
 /** The feeds' TTL here: one refresh interval. */
@@ -310,43 +311,6 @@ describe('the stream’s end, the cap and the switch', () => {
       await app.stop();
       expect(app.output).toMatch(/\[shutdown\] grace over after 5 s: 1 connection\(s\) still open were cut/);
       expect(await held).toBe('cut');
-    } finally {
-      await app.stop();
-      await fake.close();
-    }
-  });
-
-  it('STREAM=off: 503 JSON', async () => {
-    const fake = await FakeUpstream.start();
-    const app = await App.start({ env: { ...fake.env(), STREAM: 'off' } });
-    try {
-      const off = await app.json('/api/v1/stream');
-      expect(off.status).toBe(503);
-      expect(off.body.error).toMatch(/turned off/);
-      expect(off.headers.get('cache-control')).toBe('no-store');
-    } finally {
-      await app.stop();
-      await fake.close();
-    }
-  });
-
-  it('never seen: null prices, unavailable, no id; the first real price turns it fresh', async () => {
-    const fake = await FakeUpstream.start();
-    for (const route of ['gold', 'silver', 'platinum', 'palladium', 'quotes'] as const) fake.set(route, { mode: 'refuse' });
-    const app = await App.start({ env: { ...fake.env(), ...clock, CACHE_TTL_S: String(TTL_S) } });
-    try {
-      const res = await app.get('/api/v1/stream');
-      const raw = new SseReader(res.body!);
-      const first = await raw.next((b) => b.event === 'price', 5000);
-      const e = PriceEvent.parse(JSON.parse(first.data!));
-      expect(first.id).toBeUndefined();
-      expect([e.price, e.silver, e.platinum, e.palladium, e.bid, e.ask]).toEqual([null, null, null, null, null, null]);
-      expect(e.data_state).toMatchObject({ status: 'unavailable', as_of: null, source: null });
-      expect(Object.values(e.change_pct)).toEqual([null, null, null, null]);
-      fake.reset();
-      const fresh = await raw.next((b) => b.event === 'price' && JSON.parse(b.data!).data_state.status === 'fresh', 10_000);
-      expect(JSON.parse(fresh.data!).price).toBe(gold.price);
-      await raw.close();
     } finally {
       await app.stop();
       await fake.close();

@@ -61,14 +61,15 @@ describe('the price stream in process', () => {
     const { res, sse } = await connect();
     expect(res.status).toBe(200);
     const first = PriceEvent.parse(JSON.parse((await sse!.next((b) => b.event === 'price')).data!));
-    expect(first.price).toBeNull();
-    expect(first.bid).toBeNull();
-    expect(first.data_state).toMatchObject({ status: 'unavailable', as_of: null });
+    expect([first.price, first.silver, first.platinum, first.palladium, first.bid, first.ask]).toEqual([null, null, null, null, null, null]);
+    expect(first.data_state).toMatchObject({ status: 'unavailable', as_of: null, source: null });
     expect(first.metals.gold).toMatchObject({ usd_oz: null, change: null });
+    expect(Object.values(first.change_pct)).toEqual([null, null, null, null]);
     expect(sse!.blocks.find((b) => b.event === 'price')!.id).toBeUndefined();
-    // The sources answer again: the same stream turns fresh by itself.
+    // The sources answer again: the same stream turns fresh by itself, with the real price.
     fake.reset();
-    await sse!.next((b) => b.event === 'price' && JSON.parse(b.data!).data_state.status === 'fresh', 8000);
+    const fresh = await sse!.next((b) => b.event === 'price' && JSON.parse(b.data!).data_state.status === 'fresh', 8000);
+    expect(JSON.parse(fresh.data!).price).toBe(gold.price);
     await closeAll();
   });
 
@@ -173,6 +174,7 @@ describe('the price stream in process', () => {
       const r = await connect();
       expect(r.res.status).toBe(503);
       expect(r.body.error).toMatch(/turned off/);
+      expect(r.res.headers.get('cache-control')).toBe('no-store');
     } finally {
       vi.stubEnv('STREAM', 'on');
     }
