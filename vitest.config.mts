@@ -17,12 +17,10 @@ const LONGEST = [
   'integration/http/stream',
   'browser/mcp-apps',
   'browser/widget-languages',
-  'integration/prices/movement',
-  'integration/prices/metals',
   'browser/price-pages',
-  'integration/series/intraday',
   'browser/contrast',
   'integration/status/status',
+  'integration/series/intraday',
   'browser/price-chart',
   'browser/landing',
   'integration/series/spot-history',
@@ -41,6 +39,8 @@ const LONGEST = [
   'integration/series/csv',
   'integration/server/response-cache',
   'integration/prices/spot',
+  'integration/prices/movement',
+  'integration/prices/metals',
   'integration/server/page-validators',
   'integration/series/history',
   'integration/reserves/reserves',
@@ -48,6 +48,7 @@ const LONGEST = [
   'integration/prices/two-sources',
   'unit/prices/two-sources',
   'unit/prices/spot-states',
+  'unit/prices/metals',
   'unit/http/conditional',
   'unit/server/response-cache-memory',
   'unit/series/history-currency',
@@ -57,6 +58,8 @@ const LONGEST = [
   'unit/sources/worldbank',
   'unit/alerts/alerts',
   'unit/series/monthly',
+  'unit/mcp/mcp-states',
+  'unit/prices/movement-route',
   'unit/series/spot-series',
   'unit/layout/lint-layers',
   'unit/series/sampler',
@@ -103,8 +106,8 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     projects: [
       // Worker threads start faster than processes; unit tests start no server and need no process of their own.
-      // Six at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios of
-      // tests/unit/prices, which mostly wait on TTLs and upstream timeouts); with four the unit run took 60 s
+      // Six at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios run in process,
+      // tests/support/in-process.ts, which mostly wait on TTLs and upstream timeouts); with four the unit run took 60 s
       // rather than 48. They run first, on a quiet machine, then the integration files.
       {
         extends: true,
