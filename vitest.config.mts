@@ -45,6 +45,7 @@ const LONGEST = [
   'integration/series/history',
   'integration/reserves/reserves',
   'integration/prices/spot-states',
+  'integration/prices/imported-bars',
   'integration/prices/two-sources',
   'unit/prices/two-sources',
   'unit/prices/spot-states',
@@ -59,7 +60,6 @@ const LONGEST = [
   'unit/alerts/alerts',
   'unit/series/monthly',
   'unit/mcp/mcp-states',
-  'unit/prices/movement-route',
   'unit/series/spot-series',
   'unit/layout/lint-layers',
   'unit/series/sampler',
@@ -81,6 +81,7 @@ const IN_PROCESS = [
   'tests/integration/prices/bars-observed.test.ts',
   'tests/integration/prices/london-kv.test.ts',
   'tests/integration/alerts/records-kv.test.ts',
+  'tests/integration/prices/imported-bars.test.ts',
 ];
 
 // Two kinds of project: `unit` (tests/unit/**) needs no build and no app server, so `npm run test:unit`

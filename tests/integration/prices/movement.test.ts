@@ -13,9 +13,9 @@ import { realChartHandler } from '../../support/yahoo';
 // How the price moves, through the built app against the fake upstream: bars recorded from served prices (the
 // server's own sampler and request-time reads) through real restarts and an import between them. The app's calendar
 // runs on Thursday 16 April 2026, a trading day whose previous session is a real row of the broker's daily file in
-// tests/fixtures. The spot change on a new deployment and after an imported previous session, the spot history
-// series and `date=`, and the import command's refusals run at the route handlers in process
-// (tests/unit/prices/movement-route.test.ts).
+// tests/fixtures. The spot change on a new deployment and the spot series run at the route handlers in process
+// (tests/unit/prices/movement-route.test.ts), as do the change after an imported previous session and the import
+// command's refusals (tests/integration/prices/imported-bars.test.ts).
 
 const ROOT = path.resolve(__dirname, '../../..');
 const THURSDAY = Date.parse('2026-04-16T09:00:00-04:00');
