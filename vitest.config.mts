@@ -43,7 +43,6 @@ const LONGEST = [
   'integration/prices/metals',
   'integration/server/page-validators',
   'integration/series/history',
-  'integration/reserves/reserves',
   'integration/prices/spot-states',
   'integration/prices/imported-bars',
   'integration/prices/two-sources',

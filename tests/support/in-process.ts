@@ -40,7 +40,9 @@ type RouteModule = Partial<Record<'GET' | 'HEAD' | 'POST' | 'OPTIONS' | 'PUT' | 
 const ROUTES: Record<string, () => Promise<RouteModule>> = {
   '/api/v1/spot': () => import('@/app/api/v1/spot/route'),
   '/api/v1/history': () => import('@/app/api/v1/history/route'),
+  '/api/v1/chart': () => import('@/app/api/v1/chart/route'),
   '/api/v1/intraday': () => import('@/app/api/v1/intraday/route'),
+  '/api/v1/reserves': () => import('@/app/api/v1/reserves/route'),
   '/api/cron/sample': () => import('@/app/api/cron/sample/route'),
   '/mcp': () => import('@/app/mcp/route'),
   '/widgets/price': () => import('@/app/widgets/price/route'),

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chart } from '@/lib/schemas/chart';
 import { App } from '../../support/app';
 import { sleep } from '../../support/expect';
-import { FakeUpstream, fixture, type ChartHandler } from '../../support/fake-upstream';
+import { FakeUpstream, type ChartHandler } from '../../support/fake-upstream';
 import { RECORDED } from '../../support/yahoo';
 
-// GET /api/v1/chart against recorded chart-upstream bodies.
+// GET /api/v1/chart against recorded chart-upstream bodies. Null closes dropped and the upstream's error bodies are
+// checked at the route handler in process (tests/unit/series/chart-route.test.ts).
 
 const TICKER: Record<string, string> = {
   xau: 'GC=F',
@@ -70,25 +71,6 @@ describe('GET /api/v1/chart', () => {
     expect(body.count).toBe(body.points.length);
   });
 
-  it('bars with a null close are dropped, never filled in', async () => {
-    // The recorded S&P 500 body with three slots emptied the way the upstream empties them.
-    const withNulls = structuredClone(RECORDED['^GSPC']) as any;
-    const q = withNulls.chart.result[0].indicators.quote[0];
-    for (const i of [2, 5, 9]) for (const k of ['open', 'high', 'low', 'close', 'volume']) q[k][i] = null;
-    const f = await FakeUpstream.start();
-    f.onChart(() => ({ status: 200, body: withNulls }));
-    const a = await App.start({ env: f.env() });
-    try {
-      const { body } = await a.json('/api/v1/chart?symbol=sp500&range=6mo&interval=1wk');
-      const dropped = [2, 5, 9].map((i) => withNulls.chart.result[0].timestamp[i]);
-      expect(body.count).toBe(withNulls.chart.result[0].timestamp.length - 3);
-      for (const t of dropped) expect(body.points.find((p: { t: number }) => p.t === t)).toBeUndefined();
-    } finally {
-      await a.stop();
-      await f.close();
-    }
-  });
-
   it('invalid values are 400 with the valid list', async () => {
     for (const [q, name] of [
       ['symbol=gold', 'symbol'],
@@ -129,24 +111,6 @@ describe('GET /api/v1/chart', () => {
   it('repeated parameters are 400; other methods 405', async () => {
     expect((await app.json('/api/v1/chart?range=1y&range=5y')).status).toBe(400);
     expect((await app.json('/api/v1/chart', { method: 'POST', body: '{}' })).status).toBe(405);
-  });
-
-  it('upstream 422 and 400 bodies become clear errors', async () => {
-    for (const name of ['yahoo-chart-error-422-range.json', 'yahoo-chart-error-400-interval.json']) {
-      const f = await FakeUpstream.start();
-      const status = name.includes('422') ? 422 : 400;
-      f.set('chart', { mode: 'status', status, fixture: name });
-      const a = await App.start({ env: f.env() });
-      try {
-        const r = await a.json('/api/v1/chart?interval=5m&range=1mo');
-        expect(r.status).toBe(503);
-        expect(r.body.error).toContain(fixture(name).chart.error.description);
-        expect(r.body.error).toContain(`HTTP ${status}`);
-      } finally {
-        await a.stop();
-        await f.close();
-      }
-    }
   });
 
   it('after a good fetch the upstream fails: the cached copy, stale', async () => {

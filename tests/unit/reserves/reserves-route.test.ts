@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Reserves } from '@/lib/schemas/reserves';
-import { App } from '../../support/app';
-import { FakeUpstream, fixture, type Behaviour } from '../../support/fake-upstream';
+import { fixture, type Behaviour } from '../../support/fake-upstream';
+import { inProcessScenarios } from '../../support/in-process';
 
-// GET /api/v1/reserves: the bundled snapshot, the live monthly series merged in, and the fallback.
+// GET /api/v1/reserves at the route handler in process (tests/support/in-process.ts), each scenario with its own fake
+// upstream and process state: the bundled snapshot, the live monthly series merged in, and the fallback.
+
+const scenario = inProcessScenarios();
 
 const dbnomics = fixture('dbnomics-IMF-IRFCL-M.PL.RAFAGOLDV_OZT.S1X.trimmed.json');
 const poland = dbnomics.series.docs[0];
@@ -27,18 +30,8 @@ function expectTable(body: any) {
 }
 
 describe('GET /api/v1/reserves', () => {
-  let fake: FakeUpstream;
-  let app: App;
-  beforeAll(async () => {
-    fake = await FakeUpstream.start();
-    app = await App.start({ env: fake.env() });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await fake?.close();
-  });
-
   it('a ranked table with every required field; the live source answered', async () => {
+    const app = await scenario();
     const { status, body, headers } = await app.json('/api/v1/reserves');
     expect(status).toBe(200);
     expectTable(body);
@@ -47,10 +40,11 @@ describe('GET /api/v1/reserves', () => {
     expect(headers.get('cache-control')).toBe('public, max-age=3600');
     // The United States holds the most gold of any country in every source.
     expect(body.countries[0].iso3).toBe('USA');
-    expect(fake.log.some((l) => l.startsWith('/v22/series/IMF/IRFCL?'))).toBe(true);
+    expect(app.fake.log.some((l) => l.startsWith('/v22/series/IMF/IRFCL?'))).toBe(true);
   });
 
   it('a live series older than the snapshot does not replace it', async () => {
+    const app = await scenario();
     const { body } = await app.json('/api/v1/reserves');
     const pl = body.countries.find((c: any) => c.iso3 === 'POL');
     // The recorded IRFCL series ends 2025-07; the bundled WGC figure is later.
@@ -64,21 +58,14 @@ describe('GET /api/v1/reserves', () => {
     ['wrong shape', { mode: 'json', body: { docs: [] } }],
   ] as [string, Behaviour][]) {
     it(`live source ${label}: the bundled snapshot, labelled snapshot`, async () => {
-      const f = await FakeUpstream.start();
-      f.set('reserves', b);
-      const a = await App.start({ env: f.env() });
-      try {
-        const { status, body } = await a.json('/api/v1/reserves');
-        expect(status).toBe(200);
-        expectTable(body);
-        expect(body.data_state.source).toBe('snapshot');
-        expect(body.data_state.status).toBe('stale');
-        expect(body.source).toMatch(/snapshot/);
-        expect(body.countries.every((c: any) => c.change_mom_tonnes === null)).toBe(true);
-      } finally {
-        await a.stop();
-        await f.close();
-      }
+      const app = await scenario((f) => f.set('reserves', b));
+      const { status, body } = await app.json('/api/v1/reserves');
+      expect(status).toBe(200);
+      expectTable(body);
+      expect(body.data_state.source).toBe('snapshot');
+      expect(body.data_state.status).toBe('stale');
+      expect(body.source).toMatch(/snapshot/);
+      expect(body.countries.every((c: any) => c.change_mom_tonnes === null)).toBe(true);
     });
   }
 });
