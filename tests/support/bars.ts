@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IMPORT_HEADER, parseDailyCsv } from '@/lib/prices/bars-import';
 import { openEmbeddedStore } from '@/lib/store/embedded';
 import type { DailyBar } from '@/lib/store';
+import { ROOT } from './app';
 import { fixtureText } from './fake-upstream';
+import { marketClockAt } from './market';
 import { ohlcRows, type OhlcRow } from './yahoo';
 
 // Daily spot bars for tests, from real rows only: the broker's daily XAU/USD files in tests/fixtures
@@ -125,4 +128,24 @@ export function fixtureDates(from: string, to: string): string[] {
     .flatMap((file) => fixtureText(file).split(/\r?\n/).slice(1))
     .map((line) => line.split(',')[0])
     .filter((d) => d >= from && d <= to);
+}
+
+/**
+ * `npm run import-daily` as an operator runs it (a process of its own) on a store folder, on the calendar of `at`
+ * (the instance's market clock), with no KV configured: its exit status and what it printed.
+ */
+export function importDaily(dataDir: string, symbol: string, text: string, at: number): { status: number | null; out: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-import-'));
+  try {
+    const file = path.join(dir, 'daily.csv');
+    fs.writeFileSync(file, text);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-daily.ts', '--symbol', symbol, file], {
+      cwd: ROOT,
+      env: { ...process.env, ...marketClockAt(at), DATA_DIR: dataDir, KV_REST_API_URL: '', KV_REST_API_TOKEN: '' },
+      encoding: 'utf8',
+    });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

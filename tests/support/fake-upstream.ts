@@ -79,6 +79,18 @@ export const PRIMARY_FIXTURE = {
   XPD: 'goldapi-price-XPD.constructed.json',
 } as const;
 
+/** A metal by its symbol: its gold-api.com route here, its spot fields, its intraday symbol. */
+export type MetalSymbol = keyof typeof PRIMARY_FIXTURE;
+/** The four served metals, as the spot and intraday tests read them. */
+export const METALS: { sym: MetalSymbol; id: string; route: RouteName; usd: string; source: string; intraday: string }[] = [
+  { sym: 'XAU', id: 'gold', route: 'gold', usd: 'spot_usd_oz', source: 'price_source', intraday: 'xau' },
+  { sym: 'XAG', id: 'silver', route: 'silver', usd: 'silver_usd_oz', source: 'silver_source', intraday: 'xag' },
+  { sym: 'XPT', id: 'platinum', route: 'platinum', usd: 'platinum_usd_oz', source: 'platinum_source', intraday: 'xpt' },
+  { sym: 'XPD', id: 'palladium', route: 'palladium', usd: 'palladium_usd_oz', source: 'palladium_source', intraday: 'xpd' },
+];
+/** gold-api.com's recorded price of a metal (USD per troy ounce). */
+export const primaryPrice = (sym: MetalSymbol): number => fixture<{ price: number }>(PRIMARY_FIXTURE[sym]).price;
+
 function routeOf(url: URL): { name: RouteName; ticker?: string } | null {
   const p = url.pathname;
   const quote = p.match(/^\/public-quotes\/bboquotes\/instrument\/(XAU|XAG|XPT|XPD)\/USD$/);

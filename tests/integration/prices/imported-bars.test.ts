@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
-import { ROOT } from '../../support/app';
-import { fixtureBars, importFile } from '../../support/bars';
+import { fixtureBars, importDaily, importFile } from '../../support/bars';
 import { inProcessScenarios } from '../../support/in-process';
 import { marketClockAt } from '../../support/market';
 import { call, rpc } from '../../support/mcp';
@@ -37,20 +35,6 @@ const scenario = inProcessScenarios({
 const start = (dataDir?: string) =>
   scenario(undefined, { ...marketClockAt(THURSDAY), UPSTREAM_TIMEOUT_MS: '5000', ...(dataDir ? { DATA_DIR: dataDir } : {}) });
 
-/** `npm run import-daily` as an operator runs it, on a store folder, on the instance's calendar (Thursday 16 April 2026). */
-function importDaily(dataDir: string, symbol: string, text: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-import-'));
-  folders.push(dir);
-  const file = path.join(dir, 'daily.csv');
-  fs.writeFileSync(file, text);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-daily.ts', '--symbol', symbol, file], {
-    cwd: ROOT,
-    env: { ...process.env, ...marketClockAt(THURSDAY), DATA_DIR: dataDir, KV_REST_API_URL: '', KV_REST_API_TOKEN: '' },
-    encoding: 'utf8',
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
 const emptyDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-movement-'));
   folders.push(dir);
@@ -60,7 +44,7 @@ const emptyDir = () => {
 describe('after an imported previous session', () => {
   it('spot gives the exact previous close, change and percent in USD/oz, EUR/gram and INR/kg, fx_basis current', async () => {
     const dataDir = emptyDir();
-    const imported = importDaily(dataDir, 'xau', importFile(['2026-04-14', '2026-04-15']));
+    const imported = importDaily(dataDir, 'xau', importFile(['2026-04-14', '2026-04-15']), THURSDAY);
     expect(imported).toMatchObject({ status: 0 });
     expect(imported.out).toContain('2 xau bars imported into the embedded store (2026-04-14 to 2026-04-15); 0 recorded bars kept');
     // Read before the instance's environment (its market clock) is this process's: the fixture's rows as they are.
@@ -145,21 +129,21 @@ describe('npm run import-daily', () => {
     const dataDir = emptyDir();
     const good = importFile(['2026-04-13', '2026-04-14', '2026-04-15']).trimEnd().split('\n');
     const broken = [...good.slice(0, 3), good[3].replace(/,[^,]+$/, ',n/a')].join('\n');
-    const r1 = importDaily(dataDir, 'xau', broken);
+    const r1 = importDaily(dataDir, 'xau', broken, THURSDAY);
     expect(r1.status).toBe(1);
     expect(r1.out).toMatch(/refused, nothing written\. line 4: close is not a positive number/);
     const swapped = [good[0], good[1], good[3], good[2]].join('\n');
-    const r2 = importDaily(dataDir, 'xau', swapped);
+    const r2 = importDaily(dataDir, 'xau', swapped, THURSDAY);
     expect(r2.status).toBe(1);
     expect(r2.out).toMatch(/line 4: dates out of order: 2026-04-14 after 2026-04-15/);
     const inverted = [good[0], good[1].replace(/^([^,]+),([^,]+),([^,]+),([^,]+),/, '$1,$2,$4,$3,')].join('\n');
-    expect(importDaily(dataDir, 'xau', inverted).out).toMatch(/line 2: prices must satisfy low ≤ open, close ≤ high/);
-    expect(importDaily(dataDir, 'xau', 'time,open,high,low,tick_volume\n').out).toMatch(/line 1: no close column/);
+    expect(importDaily(dataDir, 'xau', inverted, THURSDAY).out).toMatch(/line 2: prices must satisfy low ≤ open, close ≤ high/);
+    expect(importDaily(dataDir, 'xau', 'time,open,high,low,tick_volume\n', THURSDAY).out).toMatch(/line 1: no close column/);
     const future = [...good, good[3].replace(/^2026-04-15/, '2052-04-15')].join('\n');
-    expect(importDaily(dataDir, 'xau', future).out).toMatch(
+    expect(importDaily(dataDir, 'xau', future, THURSDAY).out).toMatch(
       /refused, nothing written\. line 5: 2052-04-15 is after the current session \(2026-04-16\)/,
     );
-    expect(importDaily(dataDir, 'gold', good.join('\n')).out).toMatch(/Unknown symbol "gold"\. Valid values: xau, xag/);
+    expect(importDaily(dataDir, 'gold', good.join('\n'), THURSDAY).out).toMatch(/Unknown symbol "gold"\. Valid values: xau, xag/);
     const app = await start(dataDir);
     expect((await app.json('/api/v1/history?series=spot')).body.points).toEqual([]);
   });

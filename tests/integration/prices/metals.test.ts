@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Spot } from '@/lib/schemas/spot';
 import type { App } from '../../support/app';
 import { sleep } from '../../support/expect';
-import { fixture, PRIMARY_FIXTURE, type RouteName } from '../../support/fake-upstream';
+import { fixture, METALS, primaryPrice as primary } from '../../support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../../support/market';
 import { mcpClient } from '../../support/mcp';
 import { scenarios } from '../../support/scenario';
@@ -11,15 +11,6 @@ import { scenarios } from '../../support/scenario';
 // grams, with every metal recorded by the server's own sampler; and one unit list on REST, MCP, OpenAPI and the docs
 // page. Each metal from two sources, each source down in every fault mode, platinum and palladium degrading on their
 // own and never seen run at the route handlers in process (tests/unit/prices/metals.test.ts).
-
-type Sym = keyof typeof PRIMARY_FIXTURE;
-const METALS: { sym: Sym; id: string; route: RouteName; usd: string; source: string; intraday: string }[] = [
-  { sym: 'XAU', id: 'gold', route: 'gold', usd: 'spot_usd_oz', source: 'price_source', intraday: 'xau' },
-  { sym: 'XAG', id: 'silver', route: 'silver', usd: 'silver_usd_oz', source: 'silver_source', intraday: 'xag' },
-  { sym: 'XPT', id: 'platinum', route: 'platinum', usd: 'platinum_usd_oz', source: 'platinum_source', intraday: 'xpt' },
-  { sym: 'XPD', id: 'palladium', route: 'palladium', usd: 'palladium_usd_oz', source: 'palladium_source', intraday: 'xpd' },
-];
-const primary = (sym: Sym): number => fixture(PRIMARY_FIXTURE[sym]).price;
 
 // Two scenarios, each with its own environment: a spare app would never be taken.
 const scenario = scenarios({ spare: false });

@@ -1,10 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../support/app';
-import { fixtureBars, importFile } from '../../support/bars';
+import { fixtureBars, importDaily, importFile } from '../../support/bars';
 import { sleep } from '../../support/expect';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
@@ -17,7 +13,6 @@ import { realChartHandler } from '../../support/yahoo';
 // (tests/unit/prices/movement-route.test.ts), as do the change after an imported previous session and the import
 // command's refusals (tests/integration/prices/imported-bars.test.ts).
 
-const ROOT = path.resolve(__dirname, '../../..');
 const THURSDAY = Date.parse('2026-04-16T09:00:00-04:00');
 const round = (n: number, d: number) => Number(n.toFixed(d));
 
@@ -34,18 +29,6 @@ async function start(env: Record<string, string> = {}) {
   const app = await App.start({ env: { ...fake.env(), ...marketClockAt(THURSDAY), UPSTREAM_TIMEOUT_MS: '5000', ...env } });
   running.push(app);
   return { fake, app };
-}
-
-/** `npm run import-daily` as an operator runs it, on a store folder, on the app's calendar (Thursday 16 April 2026). */
-function importDaily(dataDir: string, symbol: string, text: string) {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-import-')), 'daily.csv');
-  fs.writeFileSync(file, text);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import-daily.ts', '--symbol', symbol, file], {
-    cwd: ROOT,
-    env: { ...process.env, ...marketClockAt(THURSDAY), DATA_DIR: dataDir, KV_REST_API_URL: '', KV_REST_API_TOKEN: '' },
-    encoding: 'utf8',
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 describe('bars recorded from served prices', () => {
@@ -94,7 +77,7 @@ describe('bars recorded from served prices', () => {
     await app.stop();
 
     // The operator imports a file covering that day too: the recorded bar stays, the earlier day is added.
-    const r = importDaily(app.dataDir, 'xau', importFile(['2026-04-15', '2026-04-16']));
+    const r = importDaily(app.dataDir, 'xau', importFile(['2026-04-15', '2026-04-16']), THURSDAY);
     expect(r.status).toBe(0);
     expect(r.out).toContain('1 xau bar imported into the embedded store (2026-04-15 to 2026-04-16); 1 recorded bar kept: 2026-04-16');
     await app.restart();

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { Spot } from '@/lib/schemas/spot';
 import { readQuotes } from '@/lib/sources/upstream/quotes';
 import { sleep } from '../../support/expect';
-import { fixture, PRIMARY_FIXTURE, QUOTES_FIXTURE, type Behaviour, type FakeUpstream, type RouteName } from '../../support/fake-upstream';
+import {
+  fixture,
+  METALS,
+  PRIMARY_FIXTURE,
+  primaryPrice as primary,
+  QUOTES_FIXTURE,
+  type Behaviour,
+  type FakeUpstream,
+  type MetalSymbol as Sym,
+} from '../../support/fake-upstream';
 import { mcpClient } from '../../support/mcp';
 import { inProcessScenarios, type Instance } from '../../support/in-process';
 
@@ -13,14 +22,6 @@ import { inProcessScenarios, type Instance } from '../../support/in-process';
 // own sampler, and the one unit list across REST, MCP, OpenAPI and the docs are the built app's
 // (tests/integration/prices/metals.test.ts).
 
-type Sym = keyof typeof PRIMARY_FIXTURE;
-const METALS: { sym: Sym; id: string; route: RouteName; usd: string; source: string; intraday: string }[] = [
-  { sym: 'XAU', id: 'gold', route: 'gold', usd: 'spot_usd_oz', source: 'price_source', intraday: 'xau' },
-  { sym: 'XAG', id: 'silver', route: 'silver', usd: 'silver_usd_oz', source: 'silver_source', intraday: 'xag' },
-  { sym: 'XPT', id: 'platinum', route: 'platinum', usd: 'platinum_usd_oz', source: 'platinum_source', intraday: 'xpt' },
-  { sym: 'XPD', id: 'palladium', route: 'palladium', usd: 'palladium_usd_oz', source: 'palladium_source', intraday: 'xpd' },
-];
-const primary = (sym: Sym): number => fixture(PRIMARY_FIXTURE[sym]).price;
 const mid = (sym: Sym): number => readQuotes(sym, fixture(QUOTES_FIXTURE[sym]), Date.now()).value.mid;
 
 const TTL_ENV = { CACHE_TTL_S: '1' };
