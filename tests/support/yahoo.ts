@@ -104,6 +104,21 @@ export function realChartHandler(from = '2021-04-16'): (ticker: string, q: URLSe
   };
 }
 
+/**
+ * Five years of real daily XAU/USD rows back from the last (what the upstream holds here, and history's default
+ * window), three of them sent with a null close (slots without trades, which must be dropped): the rows `kept`, the
+ * `nullDates`, and a chart upstream answering GC=F's daily `period1` requests with them.
+ */
+export function fiveYearsWithNullCloses() {
+  const rows = dailyRows().filter((r) => r.d >= '2021-04-16');
+  const nullDates = new Set([rows[100].d, rows[700].d, rows[rows.length - 3].d]);
+  const kept = rows.filter((r) => !nullDates.has(r.d));
+  const body = chartBody(rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: nullDates.has(r.d) ? null : r.c })));
+  const handler = (ticker: string, q: URLSearchParams) =>
+    ticker === 'GC=F' && q.has('period1') && q.get('interval') === '1d' ? { status: 200, body } : null;
+  return { kept, nullDates, handler };
+}
+
 /** Every real daily XAU/USD row the fixtures hold, 2007-06-22 to 2026-04-16 (three files of one source, SOURCES.md). */
 export function longDailyRows(): OhlcRow[] {
   return [

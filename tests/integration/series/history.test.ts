@@ -4,30 +4,20 @@ import { App } from '../../support/app';
 import { expectedStats, r2 } from '../../support/bars';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
-import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
+import { fiveYearsWithNullCloses, nyMidnight } from '../../support/yahoo';
 
 // GET /api/v1/history through the built app on a 5-year body built from real daily OHLC rows; every statistic is
 // checked against the tests' own computation from the same rows (expectedStats, by plain date arithmetic). The data
 // states and the day a session's last bar belongs to run at the route handler in process
 // (tests/unit/series/history-route.test.ts).
 
-const all = dailyRows();
-// Five years back from the last row: what the upstream holds here, and the default window.
-const rows = all.filter((r) => r.d >= '2021-04-16');
-/** Rows whose close the body sends as null (a slot without trades): they must be dropped. */
-const nullDates = new Set([rows[100].d, rows[700].d, rows[rows.length - 3].d]);
-const kept = rows.filter((r) => !nullDates.has(r.d));
-
-function body() {
-  const bars = rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: nullDates.has(r.d) ? null : r.c }));
-  return chartBody(bars);
-}
+const { kept, nullDates, handler: fiveYears } = fiveYearsWithNullCloses();
 
 let fake: FakeUpstream;
 let app: App;
 beforeAll(async () => {
   fake = await FakeUpstream.start();
-  fake.onChart((ticker, q) => (ticker === 'GC=F' && q.has('period1') && q.get('interval') === '1d' ? { status: 200, body: body() } : null));
+  fake.onChart(fiveYears);
   // The market clock on the session after the last real bar: the series is as current as the upstream's, so fresh.
   app = await App.start({ env: { ...fake.env(), CACHE_TTL_S: '1', ...marketClockAt(Date.parse('2026-04-17T09:00:00-04:00')) } });
 });

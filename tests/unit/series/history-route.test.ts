@@ -3,24 +3,14 @@ import { r2 } from '../../support/bars';
 import { sleep } from '../../support/expect';
 import { inProcessScenarios } from '../../support/in-process';
 import { marketClockAt } from '../../support/market';
-import { chartBody, dailyRows, nyMidnight } from '../../support/yahoo';
+import { chartBody, fiveYearsWithNullCloses, nyMidnight } from '../../support/yahoo';
 
 // GET /api/v1/history at its route handler, Request in, Response out, each scenario with its own fake upstream, store
 // folder and process state (tests/support/in-process.ts): the day a session's last bar belongs to, and the data states
 // (stale after an outage, never fetched, an error body with HTTP 200). The whole series and its statistics through the
 // built app, and the method rules, are in tests/integration/series/history.test.ts.
 
-const all = dailyRows();
-// Five years back from the last row: what the upstream holds here, and the default window.
-const rows = all.filter((r) => r.d >= '2021-04-16');
-/** Rows whose close the body sends as null (a slot without trades): they must be dropped. */
-const nullDates = new Set([rows[100].d, rows[700].d, rows[rows.length - 3].d]);
-const kept = rows.filter((r) => !nullDates.has(r.d));
-
-function body() {
-  const bars = rows.map((r) => ({ t: nyMidnight(r.d), o: r.o, h: r.h, l: r.l, c: nullDates.has(r.d) ? null : r.c }));
-  return chartBody(bars);
-}
+const { kept, handler: fiveYears } = fiveYearsWithNullCloses();
 
 const scenario = inProcessScenarios();
 
@@ -41,10 +31,7 @@ describe('GET /api/v1/history', () => {
 
   it('upstream down after a good fetch: the same series, stale', async () => {
     // The market clock on the session after the last real bar: the series is as current as the upstream's, so fresh.
-    const app = await scenario(
-      (f) => f.onChart((ticker, q) => (ticker === 'GC=F' && q.has('period1') && q.get('interval') === '1d' ? { status: 200, body: body() } : null)),
-      { CACHE_TTL_S: '1', ...marketClockAt(Date.parse('2026-04-17T09:00:00-04:00')) },
-    );
+    const app = await scenario((f) => f.onChart(fiveYears), { CACHE_TTL_S: '1', ...marketClockAt(Date.parse('2026-04-17T09:00:00-04:00')) });
     const good = await app.json('/api/v1/history');
     expect(good.body.data_state).toMatchObject({ status: 'fresh' });
     app.fake.set('chart', { mode: 'status', status: 500, text: 'Edge: Too Many Requests' });
