@@ -114,7 +114,6 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
       if (!handler) throw new Error(`${pathname}: the route exports no ${req.method}`);
       return handler(req);
     };
-    const get = (pathAndQuery: string, init?: RequestInit) => fetchIn(pathAndQuery, init);
     return {
       fake,
       dataDir,
@@ -123,9 +122,9 @@ export function inProcessScenarios(defaults: { env?: Record<string, string>; pre
         return output.join('\n');
       },
       fetch: fetchIn,
-      get,
+      get: fetchIn,
       async json(pathAndQuery, init) {
-        const res = await get(pathAndQuery, init);
+        const res = await fetchIn(pathAndQuery, init);
         const body = await res.json();
         checkContract(pathAndQuery, res.status, body);
         return { status: res.status, headers: res.headers, body };
