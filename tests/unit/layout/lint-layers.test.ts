@@ -82,4 +82,23 @@ describe('lib/ layout', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a circle above lib/ fails lint, its files importing lib/ too', async () => {
+    // Above lib/ the rule's walk stops at lib/ (eslint.config.mjs): a circle among the site's own files is still found.
+    const dir = fs.mkdtempSync(path.join(ROOT, 'site/lint-probe-'));
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'a.ts'),
+        "import { getSpot } from '@/lib/prices/spot';\nimport { b } from './b';\nexport const a = () => [b, getSpot];\n",
+      );
+      fs.writeFileSync(
+        path.join(dir, 'b.ts'),
+        "import { UNITS } from '../../lib/reference/units';\nimport { a } from './a';\nexport const b = () => [a, UNITS];\n",
+      );
+      const results = await eslint.lintFiles([path.join(dir, '*.ts')]);
+      expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toEqual(['import/no-cycle', 'import/no-cycle']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
