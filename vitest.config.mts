@@ -91,7 +91,7 @@ export default defineConfig({
   test: {
     // Integration files each start their own `next start` and spend much of their time waiting (TTLs,
     // timeouts, a sampler's interval), so four at a time keep a 2-core machine busy; six were no faster
-    // (BENCHMARKS §20). Unit files, six threads at a time, run first and alone.
+    // (BENCHMARKS §20). Unit files, eight threads at a time, run first and alone.
     // Tests that bound a time load the route and warm the upstream first, untimed, so the bound holds
     // what it names and not a cold start slowed by the other files.
     maxWorkers: 4,
@@ -106,12 +106,13 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     projects: [
       // Worker threads start faster than processes; unit tests start no server and need no process of their own.
-      // Six at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios run in process,
-      // tests/support/in-process.ts, which mostly wait on TTLs and upstream timeouts); with four the unit run took 60 s
-      // rather than 48. They run first, on a quiet machine, then the integration files.
+      // Eight at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios run in process,
+      // tests/support/in-process.ts, which mostly wait on TTLs and upstream timeouts). The three longest hold a thread
+      // each for 30-45 s of mostly waiting; with six the other seventy files had three threads and the unit run took
+      // 60-69 s, with eight 50-57 s at the same CPU (BENCHMARKS §22f). They run first, on a quiet machine, then the integration files.
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 6, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 8, sequence: { groupOrder: 0 } },
       },
       // One process per worker runs file after file: the test process's own start (the runner, Playwright, the
       // MCP client, the compiled contract validators) is paid once per worker rather than once per file, about
