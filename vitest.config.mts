@@ -109,7 +109,8 @@ export default defineConfig({
       // Eight at a time: their waits overlap (TTLs, a cross-process lock, and the route-handler scenarios run in process,
       // tests/support/in-process.ts, which mostly wait on TTLs and upstream timeouts). The three longest hold a thread
       // each for 30-45 s of mostly waiting; with six the other seventy files had three threads and the unit run took
-      // 60-69 s, with eight 50-57 s at the same CPU (BENCHMARKS §22f). They run first, on a quiet machine, then the integration files.
+      // 60-69 s (median 62), with eight 50-67 s (median 57) at the same CPU (BENCHMARKS §22f). They run first, on a
+      // quiet machine, then the integration files.
       {
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'threads', maxWorkers: 8, sequence: { groupOrder: 0 } },
