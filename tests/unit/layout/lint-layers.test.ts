@@ -22,6 +22,22 @@ async function broken(file: string, text: string): Promise<string[]> {
   return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
 }
 
+/**
+ * The rules broken by a.ts and b.ts, planted in a new folder under `folder` and linted from disk (the cycle rule reads
+ * the other side of an import from disk, so a circle needs real files), then removed.
+ */
+async function plantedCircle(folder: string, a: string, b: string): Promise<(string | null)[]> {
+  const dir = fs.mkdtempSync(path.join(ROOT, folder, 'lint-probe-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'a.ts'), a);
+    fs.writeFileSync(path.join(dir, 'b.ts'), b);
+    const results = await eslint.lintFiles([path.join(dir, '*.ts')]);
+    return results.flatMap((r) => r.messages.map((m) => m.ruleId));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('lib/ layout', () => {
   it('lib/README.md maps every folder of lib/ with the imports the lint rule allows', () => {
     const rows = read('lib/README.md')
@@ -71,34 +87,21 @@ describe('lib/ layout', () => {
   });
 
   it('a circle fails lint, inside one folder too', async () => {
-    // The cycle rule reads the other side of an import from disk, so the circle is two planted files.
-    const dir = fs.mkdtempSync(path.join(ROOT, 'lib/prices/lint-probe-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'a.ts'), "import { b } from './b';\nexport const a = () => b;\n");
-      fs.writeFileSync(path.join(dir, 'b.ts'), "import { a } from './a';\nexport const b = () => a;\n");
-      const results = await eslint.lintFiles([path.join(dir, '*.ts')]);
-      expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toEqual(['import/no-cycle', 'import/no-cycle']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const rules = await plantedCircle(
+      'lib/prices',
+      "import { b } from './b';\nexport const a = () => b;\n",
+      "import { a } from './a';\nexport const b = () => a;\n",
+    );
+    expect(rules).toEqual(['import/no-cycle', 'import/no-cycle']);
   });
 
   it('a circle above lib/ fails lint, its files importing lib/ too', async () => {
     // Above lib/ the rule's walk stops at lib/ (eslint.config.mjs): a circle among the site's own files is still found.
-    const dir = fs.mkdtempSync(path.join(ROOT, 'site/lint-probe-'));
-    try {
-      fs.writeFileSync(
-        path.join(dir, 'a.ts'),
-        "import { getSpot } from '@/lib/prices/spot';\nimport { b } from './b';\nexport const a = () => [b, getSpot];\n",
-      );
-      fs.writeFileSync(
-        path.join(dir, 'b.ts'),
-        "import { UNITS } from '../../lib/reference/units';\nimport { a } from './a';\nexport const b = () => [a, UNITS];\n",
-      );
-      const results = await eslint.lintFiles([path.join(dir, '*.ts')]);
-      expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toEqual(['import/no-cycle', 'import/no-cycle']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const rules = await plantedCircle(
+      'site',
+      "import { getSpot } from '@/lib/prices/spot';\nimport { b } from './b';\nexport const a = () => [b, getSpot];\n",
+      "import { UNITS } from '../../lib/reference/units';\nimport { a } from './a';\nexport const b = () => [a, UNITS];\n",
+    );
+    expect(rules).toEqual(['import/no-cycle', 'import/no-cycle']);
   });
 });
