@@ -12,8 +12,11 @@ const ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 let eslint: ESLint;
+/** The same configuration with its ignore patterns off, for the planted folders the project's lint skips. */
+let probeLint: ESLint;
 beforeAll(() => {
   eslint = new ESLint({ cwd: ROOT });
+  probeLint = new ESLint({ cwd: ROOT, ignore: false });
 });
 
 /** The rules a text breaks when it stands at `file`. */
@@ -24,14 +27,16 @@ async function broken(file: string, text: string): Promise<string[]> {
 
 /**
  * The rules broken by a.ts and b.ts, planted in a new folder under `folder` and linted from disk (the cycle rule reads
- * the other side of an import from disk, so a circle needs real files), then removed.
+ * the other side of an import from disk, so a circle needs real files), then removed. The project's lint ignores
+ * lint-probe-* folders, since it may run beside the tests; this instance lints them with every rule of their folder.
  */
 async function plantedCircle(folder: string, a: string, b: string): Promise<(string | null)[]> {
   const dir = fs.mkdtempSync(path.join(ROOT, folder, 'lint-probe-'));
   try {
     fs.writeFileSync(path.join(dir, 'a.ts'), a);
     fs.writeFileSync(path.join(dir, 'b.ts'), b);
-    const results = await eslint.lintFiles([path.join(dir, '*.ts')]);
+    expect(await eslint.isPathIgnored(path.join(dir, 'a.ts'))).toBe(true);
+    const results = await probeLint.lintFiles([path.join(dir, '*.ts')]);
     return results.flatMap((r) => r.messages.map((m) => m.ruleId));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
