@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { alertPaths, OPERATIONS, STREAM_OPERATION } from '@/lib/docs/openapi';
 import { recipes } from '@/site/recipes';
 import { App } from '../support/app';
-import { launchBrowser, releaseBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
+import { launchBrowser, pagesInOneRenderer, releaseBrowser, reusedPage, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { HostSite } from '../support/host';
@@ -44,6 +44,7 @@ let fake: FakeUpstream;
 let app: App;
 let host: HostSite;
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
@@ -95,7 +96,7 @@ describe('every docs page', () => {
   }
 
   it('is readable on a phone: no horizontal scroll', async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    const page = await newPage({ viewport: { width: 375, height: 740 } });
     for (const path of PAGES) {
       await page.goto(app.url + path);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -105,7 +106,7 @@ describe('every docs page', () => {
   });
 
   it('internal links all resolve', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const links = new Set<string>();
     for (const path of PAGES) {
       await page.goto(app.url + path);
@@ -126,7 +127,7 @@ describe('every docs page', () => {
 
 describe('what the site ships', () => {
   it('the 404 page loads no framework code either (every other page is checked where it renders)', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const scripts = scriptsOf(page);
     await page.goto(app.url + '/no-such-page');
     await page.waitForLoadState('networkidle');
@@ -135,7 +136,7 @@ describe('what the site ships', () => {
   });
 
   it('the landing page asks for the chart library and the series only when the chart is about to be seen', async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 300 } });
+    const page = await newPage({ viewport: { width: 375, height: 300 } });
     const scripts = scriptsOf(page);
     const api: string[] = [];
     // The price stream (opened at once, to keep the price live) is not the chart's.
@@ -158,7 +159,7 @@ describe('what the site ships', () => {
 
 describe('the widget examples', () => {
   it('are embedded as a publisher embeds them: no frame until scrolled near, then three live widgets', async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 700 } });
+    const page = await newPage({ viewport: { width: 375, height: 700 } });
     const seen = watch(page);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
@@ -186,7 +187,7 @@ describe('the widget examples', () => {
 
 describe('from the landing page to working code', () => {
   it('the API reference covers every endpoint of the OpenAPI document, with curl', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/api`);
     for (const op of OPERATIONS) {
       expect(await page.locator(`#${op.operationId}`).count(), op.path).toBe(1);
@@ -201,7 +202,7 @@ describe('from the landing page to working code', () => {
   });
 
   it('the builder snippet, pasted into a blank page on another origin, shows the widget', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/widgets`);
     await page.selectOption('#b-currency', 'GBP');
     await page.selectOption('#b-theme', 'dark');
@@ -209,7 +210,7 @@ describe('from the landing page to working code', () => {
     expect(snippet).toContain('data-currency="GBP"');
     await page.close();
 
-    const blank = await browser.newPage();
+    const blank = await newPage();
     const seen = watch(blank);
     await blank.goto(host.page(snippet));
     const frame = await (await blank.waitForSelector('iframe')).contentFrame();
@@ -220,7 +221,7 @@ describe('from the landing page to working code', () => {
   });
 
   it('every chart option the builder offers is one the chart widget shows selected', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/widgets`);
     await page.selectOption('#b-kind', 'chart');
     const options = async (sel: string) => page.locator(`${sel} option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -245,7 +246,7 @@ describe('from the landing page to working code', () => {
   });
 
   it('the recipes page shows each recipe with this server’s URLs, and each answers 200 from it', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/recipes`);
     const code = (await page.locator('main pre').allTextContents()).join('\n');
     for (const recipe of recipes(app.url)) {
@@ -261,7 +262,7 @@ describe('from the landing page to working code', () => {
   });
 
   it('the MCP page gives a configuration that points at this server', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/mcp`);
     expect(await page.textContent('main')).toContain(`${app.url}/mcp`);
     await page.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser, releaseBrowser, watch } from '../support/browser';
+import { launchBrowser, pagesInOneRenderer, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
@@ -11,6 +11,7 @@ import { realChartHandler } from '../support/yahoo';
 // The landing page's chart when history cannot be had, and the icon browsers ask for by name.
 
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 beforeAll(async () => {
   browser = await launchBrowser();
 });
@@ -45,7 +46,7 @@ describe('/favicon.ico', () => {
       expect(ico.subarray(offset, offset + 8).toString('hex')).toBe('89504e470d0a1a0a');
     }
     // What a browser opening /llms.txt does: fetch the icon and draw it.
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     await page.goto(`${app.url}/llms.txt`);
     const width = await page.evaluate(async () => {
@@ -68,7 +69,7 @@ describe('landing chart', () => {
     try {
       const history = await app.json('/api/v1/history');
       expect(history.status).toBe(503);
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(`${app.url}/developers`);
       const panel = page.locator('figure [role="status"]');
       // The panel loads its data once it is about to be seen, after the page has painted.
@@ -90,7 +91,7 @@ describe('landing chart', () => {
     const clock = marketClockAt(Date.parse('2026-04-16T09:00:00-04:00'));
     const app = await App.start({ env: { ...fake.env(), ...clock, UPSTREAM_TIMEOUT_MS: '10000' } });
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(`${app.url}/developers`);
       await page.waitForSelector('figure canvas', { timeout: 60_000 });
       expect(await page.locator('figure [role="status"]').count()).toBe(0);
@@ -109,7 +110,7 @@ describe('landing price: the spot change', () => {
     const seeded = await App.start({ env: { ...fake.env(), ...clock }, dataDir: await dataDirWithBars(['2026-04-15']) });
     const fresh = await App.start({ env: { ...fake.env(), ...clock } });
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(`${seeded.url}/developers`);
       const c = (await seeded.json('/api/v1/spot?compact=1')).body.change;
       expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
@@ -138,7 +139,7 @@ describe('landing price: kept live by polling (live=0; the stream is tests/brows
     fake.set('quotes', { mode: 'refuse' });
     const app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1' } });
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       // The page's clock is the test's to move; whether the tab is hidden too.
       await page.clock.install();
       await page.addInitScript(() => {

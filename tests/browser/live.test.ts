@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type CDPSession, type Frame, type Page } from 'playwright-core';
 import { streamCurl, streamEventSource } from '@/site/stream-snippets';
 import { App } from '../support/app';
-import { CHROMIUM_QUIET_FLAGS, FULL_CHROMIUM_PATH, framedWidget, launchBrowser, releaseBrowser, watch } from '../support/browser';
+import { CHROMIUM_QUIET_FLAGS, framedWidget, FULL_CHROMIUM_PATH, launchBrowser, pagesInOneRenderer, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { HostSite } from '../support/host';
@@ -22,6 +22,7 @@ let fake: FakeUpstream;
 let app: App;
 let host: HostSite;
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
@@ -68,7 +69,7 @@ async function frameOf(page: Page, path: string): Promise<Frame> {
 describe('Chromium’s own EventSource', () => {
   it('gets the current state on connecting, from another origin', async () => {
     // How soon is the benchmark's (BENCHMARKS §12); here, that a cross-origin EventSource gets the state at all.
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(host.page('<p>Publisher</p>'));
     // Resolves on the first `price` event; an error event fails the test.
     await page.evaluate(
@@ -89,7 +90,7 @@ describe('Chromium’s own EventSource', () => {
 
 describe('price widget', () => {
   it('embedded by embed.js: shows each new upstream price without a reload and without a poll request', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const api = apiRequests(page);
     await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price" data-silver="1" data-ratio="1"></script>`));
     const frame = await frameOf(page, '/widgets/price');
@@ -107,7 +108,7 @@ describe('price widget', () => {
   });
 
   it('data-live="0" (live=0): polls spot at its cache time and opens no stream', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.clock.install();
     const api = apiRequests(page);
     await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price" data-live="0"></script>`));
@@ -126,7 +127,7 @@ describe('price widget', () => {
 
   it('stream refused (turned off, full, an error): falls back to polling and says nothing about it', async () => {
     for (const status of [503, 500]) {
-      const page = await browser.newPage();
+      const page = await newPage();
       const api = apiRequests(page);
       await page.route('**/api/v1/stream*', (route) =>
         route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: 'The price stream is turned off on this server' }) }),
@@ -145,7 +146,7 @@ describe('price widget', () => {
   });
 
   it('a browser without EventSource polls', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.addInitScript(() => delete (window as { EventSource?: unknown }).EventSource);
     const api = apiRequests(page);
     await page.goto(`${app.url}/widgets/price`);
@@ -157,7 +158,7 @@ describe('price widget', () => {
 
 describe('converter widget', () => {
   it('converts at each new price without a poll request', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const api = apiRequests(page);
     await page.goto(`${app.url}/widgets/converter?amount=2&direction=gold-to-money`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
@@ -175,7 +176,7 @@ describe('converter widget', () => {
 
 describe('chart widget, 1D', () => {
   it('each pushed price extends the gold line; the longer ranges open no stream', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const api = apiRequests(page);
     const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
     // (This fake serves no bars: the 3-month line stays empty.)
@@ -209,7 +210,7 @@ describe('chart widget, 1D', () => {
 
 describe('landing page', () => {
   it('shows each new upstream price without a reload and without a poll request; /?live=0 polls', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const api = apiRequests(page);
     await page.goto(`${app.url}/developers`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
@@ -223,7 +224,7 @@ describe('landing page', () => {
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
     await page.close();
 
-    const polling = await browser.newPage();
+    const polling = await newPage();
     await polling.clock.install();
     const asked = apiRequests(polling);
     await polling.goto(`${app.url}/developers?live=0`);
@@ -260,7 +261,7 @@ describe('the docs’ stream samples, as written', () => {
   });
 
   it('the EventSource snippet runs in a page on another origin', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(host.page('<p>Publisher</p>'));
     await page.evaluate(streamEventSource(app.url));
     await expect.poll(() => page.title()).toMatch(/^Gold [\d.]+ EUR\/gram$/);
@@ -270,7 +271,7 @@ describe('the docs’ stream samples, as written', () => {
 
 describe('widget builder', () => {
   it('offers live=0: the snippets carry it only when it is chosen', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/docs/widgets`);
     expect(await page.inputValue('#b-script')).not.toContain('live');
     for (const kind of ['price', 'converter', 'chart']) {
@@ -287,7 +288,7 @@ describe('widget builder', () => {
 
 describe('one stream per page, shared by its widgets (decisions §25)', () => {
   it('three widgets on a publisher page open one stream; each shows every new price; when the leader goes, another takes over', async () => {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 2000 } });
+    const page = await newPage({ viewport: { width: 1000, height: 2000 } });
     // Which frame asked for the stream, each time.
     const streams: Frame[] = [];
     page.on('request', (r) => {
@@ -367,7 +368,7 @@ describe('a stream that cannot be seen (decisions §25)', () => {
     });
     const proxy = await bufferingProxy(beating.url);
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       const api = apiRequests(page);
       await page.goto(`${proxy.url}/widgets/price`);
       expect(await page.getAttribute('meta[name="stream-heartbeat-s"]', 'content')).toBe(String(HEARTBEAT_S));
@@ -392,7 +393,7 @@ describe('a stream that cannot be seen (decisions §25)', () => {
 
 describe('a widget in a sandboxed frame (decisions §29)', () => {
   it('<iframe sandbox="allow-scripts"> (an opaque origin): its script loads, it opens its own stream at once and shows a pushed price', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const failed = watch(page).failed;
     const streams: Frame[] = [];
     page.on('request', (r) => {

@@ -10,7 +10,7 @@ import { STRINGS } from '@/widgets/i18n';
 import { App, ROOT } from '../support/app';
 import { hostState, HOST_ORIGIN, openHost, VIEW_ORIGIN, type Hosted } from '../support/apps';
 import { dataDirWithBars } from '../support/bars';
-import { launchBrowser, releaseBrowser, watch } from '../support/browser';
+import { launchBrowser, pagesInOneRenderer, releaseBrowser, watch } from '../support/browser';
 import { FakeUpstream } from '../support/fake-upstream';
 import { marketClockAt } from '../support/market';
 import { mcpClient } from '../support/mcp';
@@ -26,6 +26,7 @@ let fake: FakeUpstream;
 let app: App;
 let client: Client;
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 const docs: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -88,7 +89,7 @@ describe('the price view under the package’s own host', () => {
     const result = await call('get_gold_price', args);
     const spot = result.structuredContent;
     expect(spot.change.state).toBe('ok');
-    const page = await browser.newPage({ viewport: { width: 440, height: 400 } });
+    const page = await newPage({ viewport: { width: 440, height: 400 } });
     const seen = watch(page);
     const { frame, requests } = await host(page, { document: docs.price, toolInput: args, toolResult: result });
 
@@ -131,7 +132,7 @@ describe('the price view under the package’s own host', () => {
 
   it('an unavailable result says so as the widget does, with no number', async () => {
     const result = await answer(async () => unavailable('Gold price unavailable: both sources are down and no price has been seen.', NOTHING));
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const { frame } = await host(page, { document: docs.price, toolInput: {}, toolResult: result });
     await expect.poll(() => frame.textContent('[data-f="price"]')).toBe(de.priceUnavailable);
@@ -147,7 +148,7 @@ describe('the chart view under the package’s own host', () => {
   it('draws a real get_gold_history with its high and low in German and dark; a range button asks the host for the tool again', async () => {
     const result = await call('get_gold_history', { range: '3m' });
     const closes = (points: { c: number }[]) => points.map((p) => p.c);
-    const page = await browser.newPage({ viewport: { width: 440, height: 500 } });
+    const page = await newPage({ viewport: { width: 440, height: 500 } });
     const seen = watch(page);
     const { frame, requests } = await host(page, { document: docs.chart, toolInput: { range: '3m' }, toolResult: result });
 
@@ -203,7 +204,7 @@ describe('the chart view under the package’s own host', () => {
     const args = { symbol: 'sp500', range: '6m' };
     const result = await call('compare_gold_to_asset', args);
     const { gold, asset } = result.structuredContent;
-    const page = await browser.newPage({ viewport: { width: 440, height: 500 } });
+    const page = await newPage({ viewport: { width: 440, height: 500 } });
     const seen = watch(page);
     const { frame } = await host(page, { document: docs.chart, toolInput: args, toolResult: result });
     await expect
@@ -228,7 +229,7 @@ describe('the chart view under the package’s own host', () => {
 
   it('get_gold_intraday: the hours as range buttons, in the locale; with no samples yet it says so, no number', async () => {
     const result = await call('get_gold_intraday', { hours: 12 });
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const toolInfo = { tool: { name: 'get_gold_intraday', inputSchema: { type: 'object' as const } } };
     const { frame } = await host(page, { document: docs.chart, toolInput: { hours: 12 }, toolResult: result }, { ...GERMAN_DARK, toolInfo } as any);
@@ -276,7 +277,7 @@ describe('the chart view under the package’s own host', () => {
       [byMonth, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
       [byWeek, label('lineFutures', 'USD', de.abbrOz), 'USD', 2],
     ] as const) {
-      const page = await browser.newPage({ viewport: { width: 440, height: 500 } });
+      const page = await newPage({ viewport: { width: 440, height: 500 } });
       const seen = watch(page);
       const { frame } = await host(page, { document: docs.chart, toolInput: {}, toolResult: result as any });
       await expect.poll(() => frame.textContent('[data-f="line"]')).toBe(expected);
@@ -296,7 +297,7 @@ describe('the chart view under the package’s own host', () => {
 
   it('a refused call reads as the widget’s "chart unavailable", with no number', async () => {
     const result = { isError: true, content: [{ type: 'text', text: 'Invalid range: 7y. Valid values: 1m, 3m, 6m, ytd, 1y, 2y, 5y' }] };
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const { frame } = await host(page, { document: docs.chart, toolInput: { range: '7y' }, toolResult: result as any });
     await expect.poll(() => frame.textContent('[data-f="cross"]')).toBe(de.chartUnavailable);

@@ -6,7 +6,7 @@ import { daysBefore } from '@/lib/calendar/dates';
 import { STRINGS } from '@/widgets/i18n';
 import { App } from '../support/app';
 import { dataDirWithBars } from '../support/bars';
-import { launchBrowser, releaseBrowser, seriousViolations, watch } from '../support/browser';
+import { launchBrowser, pagesInOneRenderer, releaseBrowser, seriousViolations, watch } from '../support/browser';
 import { FakeUpstream, fixture, PRIMARY_FIXTURE } from '../support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
@@ -21,6 +21,7 @@ const gold = fixture(PRIMARY_FIXTURE.XAU);
 let fake: FakeUpstream;
 let app: App;
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 beforeAll(async () => {
   fake = await FakeUpstream.start();
   // gold-api.com alone, so the price shown is the one the fake serves.
@@ -60,7 +61,7 @@ const value = (page: Page, name: string) => page.getAttribute(`[data-f="${name}"
 
 describe('live', () => {
   it('a price pushed upstream updates the price, the four metals and the karats without a reload, one stream per page, again after Back', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const opened = streams(page);
     await page.goto(`${app.url}/gold/usd/oz`);
@@ -109,7 +110,7 @@ describe('times', () => {
 
 describe('a date and the converter', () => {
   it('?date= shows that day’s value of the spot bars; the converter converts a weight to money and money to a weight', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/gold/eur/gram?date=2026-04-15`);
     const history = (await app.json('/api/v1/history?series=spot&symbol=xau&currency=EUR&unit=gram&date=2026-04-15')).body;
     expect(await page.getAttribute('#date-value', 'data-v')).toBe(String(history.points[0].c));
@@ -139,7 +140,7 @@ describe('languages and accessibility', () => {
     ['ar', 'rtl'],
   ] as const) {
     it(`?lang=${lang}: renders without console errors${dir ? ', right to left' : ''}; axe finds no serious violation`, async () => {
-      const page = await browser.newPage();
+      const page = await newPage();
       const seen = watch(page);
       const scripts: string[] = [];
       page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
@@ -205,7 +206,7 @@ describe('the chart', () => {
 
   it('mounts when scrolled to; 1Y, 1D and MAX ask for their series in the page’s currency and unit, name it, and write the change of the API’s answer', async () => {
     // A window so short that the chart starts more than the script's margin (600 px) below it.
-    const page = await browser.newPage({ viewport: { width: 375, height: 100 } });
+    const page = await newPage({ viewport: { width: 375, height: 100 } });
     const seen = watch(page);
     const asked: string[] = [];
     page.on('request', (r) => r.url().includes('/api/v1/') && !r.url().includes('/stream') && asked.push(r.url().slice(app.url.length)));
@@ -244,7 +245,7 @@ describe('the chart', () => {
   });
 
   it('?range=5y opens on five years, with their change', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/gold/eur/gram?range=5y`);
     await page.locator('#chart').scrollIntoViewIfNeeded();
     await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('5y');

@@ -4,7 +4,7 @@ import { fill } from '@/widgets/format';
 import { STRINGS } from '@/widgets/i18n';
 import { WIDGETS } from '@/widgets/kinds';
 import { App } from '../support/app';
-import { framedWidget, launchBrowser, releaseBrowser, watch } from '../support/browser';
+import { framedWidget, launchBrowser, pagesInOneRenderer, releaseBrowser, watch } from '../support/browser';
 import { sleep } from '../support/expect';
 import { dataDirWithBars, fixtureBars, fixtureDates } from '../support/bars';
 import { CHART_LABELS, chartLabel } from '@/site/chart-plan';
@@ -19,6 +19,7 @@ let fake: FakeUpstream;
 let app: App;
 let host: HostSite;
 let browser: Browser;
+const newPage = pagesInOneRenderer(() => browser);
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
@@ -69,7 +70,7 @@ describe('price widget on a publisher page', () => {
           : c.how === 'script'
             ? `<p>Before</p><script src="${app.url}/embed.js" data-widget="price" data-currency="${c.currency}" data-unit="${c.unit}" data-locale="${c.locale}" data-theme="dark" data-silver="1" data-ratio="1"></script><p>After</p>`
             : `<div data-gold-widget="price" data-currency="${c.currency}" data-unit="${c.unit}" data-locale="${c.locale}" data-theme="dark"></div><script src="${app.url}/embed.js"></script>`;
-      const page = await browser.newPage({ viewport: { width: 420, height: 700 } });
+      const page = await newPage({ viewport: { width: 420, height: 700 } });
       const seen = watch(page);
       await page.goto(host.page(embed));
       const frame = await widgetFrame(page, '/widgets/price');
@@ -107,7 +108,7 @@ describe('price widget on a publisher page', () => {
   });
 
   it('embed.js included twice makes one frame per placeholder', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(
       host.page(
         `<div data-gold-widget="price"></div><div data-gold-widget="converter"></div><script src="${app.url}/embed.js"></script><script src="${app.url}/embed.js"></script>`,
@@ -120,7 +121,7 @@ describe('price widget on a publisher page', () => {
   });
 
   it('embed.js in a browser without IntersectionObserver makes the frame at once', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.addInitScript(() => delete (window as { IntersectionObserver?: unknown }).IntersectionObserver);
     await page.goto(host.page(`<div data-gold-widget="price"></div><script src="${app.url}/embed.js"></script>`));
     const frame = await widgetFrame(page, '/widgets/price');
@@ -130,7 +131,7 @@ describe('price widget on a publisher page', () => {
   });
 
   it('embed.js run before the page is parsed (a script at the top) still finds the places after it', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(host.page(`<script src="${app.url}/embed.js"></script><p>Article</p><div data-gold-widget="price" data-currency="GBP"></div>`));
     const frame = await widgetFrame(page, '/widgets/price?currency=GBP');
     await expect.poll(() => frame.textContent('[data-f="price"]')).toMatch(/^£[\d,]+\.\d{2}$/);
@@ -138,7 +139,7 @@ describe('price widget on a publisher page', () => {
   });
 
   it('embed.js ignores size and title messages from any other origin or window', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(host.page(`<script src="${app.url}/embed.js" data-widget="price"></script>`));
     const frame = await widgetFrame(page, '/widgets/price');
     const iframe = (await page.$('iframe'))!;
@@ -155,7 +156,7 @@ describe('price widget on a publisher page', () => {
   });
 
   it('lazy: a widget far below the fold is not even a frame until scrolled near; its place is held at its height', async () => {
-    const page = await browser.newPage({ viewport: { width: 400, height: 400 } });
+    const page = await newPage({ viewport: { width: 400, height: 400 } });
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(
@@ -189,7 +190,7 @@ describe('price widget: change since the previous close, from spot only', () => 
         const spot = await seeded.json(`/api/v1/spot?currency=${currency}&compact=1`);
         const c = spot.body.change;
         expect(c).toMatchObject({ state: 'ok', previous_close_date: '2026-04-15' });
-        const page = await browser.newPage();
+        const page = await newPage();
         await page.goto(`${seeded.url}/widgets/price?locale=${locale}&currency=${currency}`);
         const expected = await page.evaluate(
           ({ locale, currency, change, pct }) => {
@@ -216,7 +217,7 @@ describe('price widget: change since the previous close, from spot only', () => 
       // The futures history is served, yet a deployment with no spot bar shows no change at all.
       expect((await fresh.json('/api/v1/history')).body.points.length).toBeGreaterThan(1);
       expect((await fresh.json('/api/v1/spot?compact=1')).body.change).toMatchObject({ state: 'unavailable', change: null, change_pct: null });
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(`${fresh.url}/widgets/price?locale=en-US`);
       expect(await page.isVisible('[data-f="change"]')).toBe(false);
       expect(await page.textContent('main')).not.toMatch(/%|on the day|previous close/);
@@ -238,7 +239,7 @@ describe('chart widget', () => {
         how === 'iframe'
           ? `<iframe id="f" src="${app.url}/widgets/chart?range=3mo&theme=dark" style="width:420px;height:360px;border:0"></iframe>`
           : `<div style="width:420px" id="box"><script src="${app.url}/embed.js" data-widget="chart" data-range="3mo" data-theme="dark"></script></div>`;
-      const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+      const page = await newPage({ viewport: { width: 800, height: 900 } });
       const seen = watch(page);
       const requests: string[] = [];
       page.on('request', (r) => requests.push(r.url()));
@@ -296,7 +297,7 @@ describe('chart widget', () => {
   }
 
   it('keyboard focus starts the chart library too, and a range switch before it redraws the first frame from the new bars', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo&locale=en-US`);
     await frame.waitForSelector('.frame path[d^="M"]');
@@ -314,7 +315,7 @@ describe('chart widget', () => {
   });
 
   it('refreshes at the pace of the range shown: every 2 minutes once switched to 1D, every 5 on the longer ranges', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.clock.install();
     const asked: string[] = [];
     let firstAskAt = 0;
@@ -345,7 +346,7 @@ describe('chart widget', () => {
   });
 
   it('a range picked while the previous answer is on its way is fetched when it arrives, and drawn last', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     // The first answer takes its time; the reader picks 1Y meanwhile.
     await page.route('**/api/v1/chart?symbol=xau&range=3mo*', async (route) => {
       await sleep(1500);
@@ -364,7 +365,7 @@ describe('chart widget', () => {
   });
 
   it('a chart library that cannot load (offline, blocked) leaves the first frame, which still follows the data', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     await page.route(/\/w\/chunk\.[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
     const frame = await framedWidget(page, host, `${app.url}/widgets/chart?range=3mo`);
@@ -386,7 +387,7 @@ describe('chart widget', () => {
     f.set('chart', { mode: 'status', status: 500 });
     const a = await App.start({ env: f.env() });
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       const frame = await framedWidget(page, host, `${a.url}/widgets/chart?symbol=oil&range=3mo`);
       await expect.poll(() => frame.textContent('[data-f="cross"]')).toBe(STRINGS.en.chartUnavailable);
       expect(await frame.getAttribute('.frame path', 'd')).toBe('');
@@ -399,7 +400,7 @@ describe('chart widget', () => {
   });
 
   it('1D of gold is the first-party intraday series', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`${app.url}/widgets/chart?range=1d`);
@@ -420,7 +421,7 @@ describe('chart widget', () => {
       env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-17T10:00:00-04:00')) },
       dataDir: await dataDirWithBars(dates),
     });
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -468,7 +469,7 @@ describe('chart widget', () => {
       env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-16T09:00:00-04:00')), UPSTREAM_TIMEOUT_MS: '10000' },
       dataDir: await dataDirWithBars([...fixtureDates('2016-06-01', '2019-12-31'), ...fixtureDates('2026-04-09', '2026-04-15')]),
     });
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -510,7 +511,7 @@ describe('chart widget', () => {
       env: { ...f.env(), ...marketClockAt(Date.parse('2026-04-17T10:00:00-04:00')) },
       dataDir: await dataDirWithBars(dates),
     });
-    const page = await browser.newPage();
+    const page = await newPage();
     try {
       const frame = await framedWidget(page, host, `${a.url}/widgets/chart?range=1mo&locale=en-US`);
       expect(await frame.textContent('[data-f="line"]')).toBe(`${STRINGS.en.lineSpot} · USD/${STRINGS.en.abbrOz}`);
@@ -529,7 +530,7 @@ describe('chart widget', () => {
   });
 
   it('MAX draws the World Bank’s monthly averages from 1960, labelled, in the widget and on the landing', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -599,7 +600,7 @@ describe('hostile options render a safe widget', () => {
 
 describe('converter', () => {
   it('round-trips money → grams → money within rounding', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const seen = watch(page);
     await page.goto(`${app.url}/widgets/converter?currency=EUR&unit=gram&amount=1000&locale=en-US`);
     await page.fill('#gw-amount', '1000');
@@ -632,7 +633,7 @@ describe('converter', () => {
   });
 
   it('is usable from the keyboard with labelled controls', async () => {
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(`${app.url}/widgets/converter`);
     for (const id of ['gw-amount', 'gw-direction', 'gw-currency', 'gw-unit', 'gw-karat']) {
       expect(await page.$eval(`label[for="${id}"]`, (l) => l.textContent?.trim().length)).toBeGreaterThan(0);
@@ -657,7 +658,7 @@ describe('honest states', () => {
       await a.json('/api/v1/spot?compact=1');
       f.set('gold', { mode: 'refuse' });
       await sleep(1200);
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(`${a.url}/widgets/price`);
       const badge = page.locator('[data-f="badge"]');
       await expect.poll(() => badge.isVisible()).toBe(true);
@@ -676,7 +677,7 @@ describe('honest states', () => {
     const a = await App.start({ env: f.env() });
     try {
       for (const name of ['price', 'converter']) {
-        const page = await browser.newPage();
+        const page = await newPage();
         await page.goto(`${a.url}/widgets/${name}?silver=1&ratio=1`);
         await sleep(300);
         // The price widget as a whole; the converter's result and rate lines (its form fields hold the reader's own numbers).
@@ -737,7 +738,7 @@ describe('weight budgets (gzip, as downloaded in Chromium)', () => {
   for (const [key, budget] of Object.entries(budgets)) {
     const [name, library] = key.split('+');
     it(`${key}: JS ≤ ${budget.js / 1000} KB, HTML ≤ ${budget.html / 1000} KB`, async () => {
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-encoding': 'gzip' } }));
       const sizes: { type: string; bytes: number; url: string }[] = [];
       page.on('requestfinished', async (req) => {
