@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { App } from '../support/app';
-import { launchBrowser, pagesInOneRenderer, releaseBrowser, watch } from '../support/browser';
+import { launchBrowser, releaseBrowser, watch } from '../support/browser';
+import { pagesInOneRenderer } from '../support/renderer-pages';
 import { sleep } from '../support/expect';
 import { dataDirWithBars } from '../support/bars';
 import { FakeUpstream } from '../support/fake-upstream';
