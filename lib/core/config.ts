@@ -2,8 +2,8 @@
 // PORT, HOSTNAME and NEXT_DIST_DIR by server.mjs and next.config.ts, RESPONSE_CACHE and
 // RESPONSE_CACHE_MB by server/response-cache.mjs, PUBLIC_URL, TRUST_PROXY and VERCEL by
 // lib/http/public-origin.mjs (VERCEL also by instrumentation.ts),
-// MCP_RATE_WINDOW_S by lib/mcp/rate-limit.ts, BENCH_FLOOR by app/api/bench-floor. The README's
-// Configuration table lists every one.
+// MCP_RATE_WINDOW_S by lib/mcp/rate-limit.ts, BENCH_FLOOR by app/api/bench-floor. docs/configuration.md
+// lists every one (tests/unit/docs/readme.test.ts keeps it so).
 // Read lazily so tests and the sampler see the values of the process they run in.
 
 function num(name: string, fallback: number): number {
