@@ -2,7 +2,7 @@ import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, WebStanda
 import { NO_STORE } from '@/lib/http/cache';
 import { clientAddress, publicOrigin } from '@/lib/http/public-origin.mjs';
 import { screenParams } from '@/lib/mcp/params';
-import { checkRate, countMore, MCP_LIMIT, rateHeaders, type RateDecision } from '@/lib/mcp/rate-limit';
+import { checkRate, countMore, mcpLimit, rateHeaders, type McpLimit, type RateDecision } from '@/lib/mcp/rate-limit';
 import { createGoldServer } from '@/lib/mcp/server';
 import { VIEW_DOCUMENTS } from '@/widgets/views/documents';
 
@@ -42,28 +42,28 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 }
 
 export async function POST(req: Request): Promise<Response> {
-  const client = clientAddress(req.headers);
+  const limit = mcpLimit(clientAddress(req.headers));
   // A client already over the limit is refused before its body is read (decisions §29): its first message is
   // counted now, the rest of a batch once the body says how many (decisions §25).
-  const first = await checkRate(client, 1);
-  if (!first.allowed) return tooMany(first, 'this request', { Connection: 'close' });
+  const first = await checkRate(limit, 1);
+  if (!first.allowed) return tooMany(limit, first, 'this request', { Connection: 'close' });
   const text = await readBody(req);
   const parsed = typeof text === 'string' ? parseJson(text) : undefined;
   // Every message counts; whatever is not a batch (a body refused unread, invalid JSON) is one.
   const size = Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
-  const rate = await countMore(first, size - 1);
-  if (!rate.allowed) return tooMany(rate, `this batch of ${size} messages`);
+  const rate = await countMore(limit, first, size - 1);
+  if (!rate.allowed) return tooMany(limit, rate, `this batch of ${size} messages`);
   const res = await serve(req, text, parsed);
-  for (const [k, v] of Object.entries(rateHeaders(rate))) res.headers.set(k, v);
+  for (const [k, v] of Object.entries(rateHeaders(limit, rate))) res.headers.set(k, v);
   return res;
 }
 
-function tooMany(rate: RateDecision, what: string, headers: Record<string, string> = {}): Response {
+function tooMany(limit: McpLimit, rate: RateDecision, what: string, headers: Record<string, string> = {}): Response {
   return jsonRpcError(
     429,
     -32029,
-    `Rate limit exceeded: ${MCP_LIMIT} messages per minute per client, a batch counting as its size; ${rate.remaining ?? 0} left, not enough for ${what}. Retry after ${rate.reset} s.`,
-    { 'Retry-After': String(rate.reset), ...rateHeaders(rate), ...headers },
+    `Rate limit exceeded: ${limit.policy.limit} messages per minute ${limit.per}, a batch counting as its size; ${rate.remaining ?? 0} left, not enough for ${what}. Retry after ${rate.reset} s.`,
+    { 'Retry-After': String(rate.reset), ...rateHeaders(limit, rate), ...headers },
   );
 }
 

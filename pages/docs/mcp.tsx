@@ -129,7 +129,9 @@ export default function McpDocs({ origin, limit, tools }: { origin: string; limi
         unknown tool are JSON-RPC errors <code>-32602</code> with one short sentence. Every answer says where you stand against the limit of 120
         requests a minute (per IPv4 address or IPv6 /64): <code>RateLimit-Policy: &quot;mcp&quot;;q=120;w=60</code> and{' '}
         <code>RateLimit: &quot;mcp&quot;;r=&lt;left&gt;;t=&lt;seconds&gt;</code>. Over it: HTTP 429 with <code>Retry-After</code> and a JSON-RPC error{' '}
-        <code>-32029</code>.
+        <code>-32029</code>. Hosted agent platforms call for all their users from a few published address ranges: each such range shares a pool of its
+        own, 6,000 messages a minute for Anthropic&apos;s 160.79.104.0/21 (claude.ai and Claude&apos;s connectors), so their users are not limited
+        together as one address (<code>MCP_POOLS</code> sets the pools of a deployment).
       </p>
       <p>
         <code>get_gold_price</code> names the source actually served (gold-api.com, or the swissquote.com bid/ask mid when the first is down) and

@@ -138,6 +138,39 @@ describe('mcp rate limit: who counts as one client', () => {
   const pings = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ ...PING, id: from + i }));
   const left = (r: Response) => Number(/;r=(\d+);/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
 
+  // decisions §33: a hosted agent platform calls for all of its users from one published range.
+  it("Anthropic's published range shares a pool of its own: 130 requests from its addresses pass, 121 from one other address meet a 429", async () => {
+    const fromRange = (i: number) => ({ 'x-socket-address': `160.79.${104 + (i % 8)}.${1 + (i % 250)}` });
+    const answers = await Promise.all(Array.from({ length: 130 }, (_, i) => post(fromRange(i))));
+    expect(answers.map((r) => r.status)).toEqual(Array(130).fill(200));
+    expect(answers[0].headers.get('ratelimit-policy')).toBe('"mcp";q=6000;w=30');
+    // One count for the whole range, not one per address: 130 taken from its 6,000.
+    expect(Math.min(...answers.map(left))).toBe(6000 - 130);
+    // Just outside the /21 is one client like any other.
+    await exhaust({ 'x-socket-address': '160.79.112.1' });
+    const over = await post({ 'x-socket-address': '160.79.112.1' });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('ratelimit-policy')).toBe('"mcp";q=120;w=30');
+  });
+
+  it('MCP_POOLS sets the pools (IPv4 and IPv6, each with its limit); empty, there are none', async () => {
+    vi.stubEnv('MCP_POOLS', '203.0.113.0/24=3, 2001:db8:ff00::/40=2, not-a-range=9');
+    const v4 = await Promise.all([1, 2, 3, 4].map((n) => post({ 'x-socket-address': `203.0.113.${n}` })));
+    expect(v4.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect((await post({ 'x-socket-address': '2001:db8:ff01::1' })).status).toBe(200);
+    expect((await post({ 'x-socket-address': '2001:db8:ff42:7::9' })).status).toBe(200);
+    const six = await post({ 'x-socket-address': '2001:db8:ffff::1' });
+    expect(six.status).toBe(429);
+    expect(((await six.json()) as { error: { message: string } }).error.message).toMatch(
+      /2 messages per minute shared by the address range 2001:db8:ff00::\/40/,
+    );
+    // Anthropic's range is no pool once MCP_POOLS names others.
+    await exhaust({ 'x-socket-address': '160.79.104.9' });
+    expect((await post({ 'x-socket-address': '160.79.104.9' })).status).toBe(429);
+    vi.stubEnv('MCP_POOLS', '');
+    expect((await post({ 'x-socket-address': '203.0.113.1' })).headers.get('ratelimit-policy')).toBe('"mcp";q=120;w=30');
+  });
+
   it('a batch of 100 counts 100: the single requests after it get 20, the 21st is 429', async () => {
     const client = { 'x-socket-address': '198.51.100.60' };
     const batch = await post(client, pings(100));
