@@ -1,6 +1,6 @@
 import type { MetalId } from '../reference/metals';
 import { afterAnswer } from '../store/after-answer';
-import type { Served } from './served-price';
+import type { Served } from './served';
 
 // Who wants to know of each served price (the price alerts, lib/alerts/): called from the one place a price
 // is chosen (lib/prices/served-price.ts), whatever read it (a request, the sampler, the cron, the stream's

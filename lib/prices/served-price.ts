@@ -3,13 +3,16 @@ import { recordServed } from './bars';
 import { recordLondon } from './london';
 import { notifyServed } from './observers';
 import { metalFeeds } from '../sources/feeds';
-import type { Reading, Status } from '../sources/freshness';
+import type { Reading } from '../sources/freshness';
 import { UNAVAILABLE } from '../sources/freshness';
 import type { MetalId } from '../reference/metals';
 import { getStore, safely } from '../store';
 import { afterAnswer } from '../store/after-answer';
 import { GOLD_API_NAME } from '../sources/upstream/gold-api';
 import { QUOTES_API_NAME, type Quote } from '../sources/upstream/quotes';
+import type { Served, SourceEntry } from './served';
+
+export type { CrossCheck, Served, SourceEntry } from './served';
 
 // Which live price is served, from two independent sources: the primary (gold-api.com) when fresh,
 // else the quotes feed's mid when fresh, else the newest last known real value of either (stale),
@@ -18,31 +21,6 @@ import { QUOTES_API_NAME, type Quote } from '../sources/upstream/quotes';
 
 /** Beyond this relative gap between the two fresh sources, the pair has diverged. */
 export const DIVERGENCE = 0.015;
-
-export interface SourceEntry {
-  name: string;
-  price_usd_oz: number | null;
-  as_of: string | null;
-  status: Status;
-}
-
-export interface CrossCheck {
-  status: 'agree' | 'diverged' | 'single';
-  /** (primary ÷ secondary − 1) × 100, 3 decimals; null unless both are fresh. */
-  difference_pct: number | null;
-}
-
-export interface Served {
-  /** The served value, its freshness and timestamps. */
-  reading: Reading<number>;
-  /** Attribution: the source actually served, or `unavailable`. */
-  source: string;
-  /** Every source with what it holds now, primary first. */
-  sources: SourceEntry[];
-  crossCheck: CrossCheck;
-  /** The quotes feed's bid and ask, only while that feed is fresh. */
-  quote: Quote | null;
-}
 
 const DONE = Promise.resolve();
 
