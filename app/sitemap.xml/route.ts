@@ -8,7 +8,23 @@ import { COMMON_CURRENCIES, marketUnit, pagePath } from '@/site/price-choice';
 // GET /sitemap.xml (decisions §27): the canonical price pages of the four metals in the common currencies, each in
 // its market's unit, the gram and the troy ounce, and the site's other pages.
 
-const OTHER_PAGES = ['/', '/developers', '/docs', '/docs/api', '/docs/mcp', '/docs/widgets', '/docs/data', '/status'];
+/**
+ * Every page of the site but the price pages: the home, the developer home, each page of the docs (one per file in
+ * pages/docs/; tests/unit/site/sitemap.test.ts keeps the two equal) and the status page.
+ */
+const OTHER_PAGES = [
+  '/',
+  '/developers',
+  '/docs',
+  '/docs/api',
+  '/docs/mcp',
+  '/docs/widgets',
+  '/docs/data',
+  '/docs/recipes',
+  '/docs/alerts',
+  '/docs/changelog',
+  '/status',
+];
 
 async function sitemap(req: Request): Promise<Response> {
   const origin = publicOrigin(req.headers, req.url);
