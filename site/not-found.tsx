@@ -1,10 +1,10 @@
-import type { GetServerSidePropsContext } from 'next';
 import { METALS } from '@/lib/reference/metals';
 import { UNITS } from '@/lib/reference/units';
 import { fill } from '@/widgets/format';
-import { STRINGS, textFor, type Language } from '@/widgets/i18n';
+import { STRINGS, type Language } from '@/widgets/i18n';
 import { PageHead, sentence, siteWords } from './layout';
-import { pageLanguage, type PageLanguage } from './price-choice';
+import type { NotFoundProps } from './not-found-props';
+import { marketUnit, pagePath } from './price-choice';
 
 /** Pages that exist, for a visitor who asked for one that does not. */
 const EXAMPLES = ['/gold/usd/oz', '/gold/eur/gram', '/gold/inr/tola', '/gold/thb/baht', '/gold/hkd/tael', '/silver/gbp/oz'];
@@ -14,23 +14,7 @@ const EXAMPLES = ['/gold/usd/oz', '/gold/eur/gram', '/gold/inr/tola', '/gold/thb
 // it (`?lang=`, the saved choice, Accept-Language): the price pages' routes take nearly every short address, so a
 // 404 whose language hung on the route would change language with the number of slashes in a typo.
 
-export interface NotFoundProps {
-  notFound: true;
-  /** The visitor's language; `words` and `dir` name it to pages/_document.tsx. */
-  language: PageLanguage;
-  words: { lang: string };
-  dir: 'ltr' | 'rtl';
-}
-
-/** Answers 404 for a page that renders <NotFound />, in the visitor's language. */
-export function notFoundProps(ctx: Pick<GetServerSidePropsContext, 'res' | 'req' | 'query'>): { props: NotFoundProps } {
-  ctx.res.statusCode = 404;
-  const language = pageLanguage(String(ctx.query.lang ?? ''), ctx.req.headers.cookie, ctx.req.headers['accept-language']);
-  const text = textFor(language.locale);
-  return { props: { notFound: true, language, words: { lang: text.lang }, dir: text.dir } };
-}
-
-export function NotFound({ language }: Partial<NotFoundProps>) {
+export function NotFound({ language, currencies = [] }: Partial<NotFoundProps>) {
   const w = siteWords(language?.lang);
   const t = STRINGS[(language?.lang ?? 'en') as Language] ?? STRINGS.en;
   // Addresses read left to right inside a right-to-left sentence too (dir="ltr" isolates them).
@@ -59,6 +43,17 @@ export function NotFound({ language }: Partial<NotFoundProps>) {
             </span>
           )),
         })}
+      </p>
+      <p>
+        {fill(w.notFoundCurrencies, { n: String(currencies.length) })}{' '}
+        {currencies.map((code, i) => (
+          <span key={code}>
+            {i ? ' ' : ''}
+            <a href={pagePath('gold', code, marketUnit(code)) + langQuery} dir="ltr">
+              {code}
+            </a>
+          </span>
+        ))}
       </p>
       <p>
         {sentence(w.notFoundMore, {

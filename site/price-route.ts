@@ -3,7 +3,7 @@ import { fxInUse } from '@/lib/prices/spot';
 import type { MetalId } from '@/lib/reference/metals';
 import type { Unit } from '@/lib/reference/units';
 import { feeds } from '@/lib/sources/feeds';
-import { notFoundProps, type NotFoundProps } from './not-found';
+import { notFoundProps, type NotFoundProps } from './not-found-props';
 import { isMetal, isUnit, visitorChoice } from './price-choice';
 import { loadPricePage, type PricePageProps } from './price-page-data';
 import { DEFAULT_PRICE_CHART_RANGE, pickRange } from './price-chart-plan';

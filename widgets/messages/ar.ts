@@ -159,6 +159,7 @@ export const page: PageStrings = {
   notFoundLead: 'لا توجد صفحة على هذا العنوان. الأسعار على عناوين مثل {a} أو {b}:',
   metalPrice: 'سعر {metal}',
   notFoundUnits: 'الوحدات: {units}. العملات: أي رمز ISO 4217 في جدول أسعار الصرف، بأحرف صغيرة، مثل {examples}.',
+  notFoundCurrencies: 'العملات ({n}):',
   notFoundMore: 'تبدأ من هنا {developers} و{docs}، وواجهة البرمجة تحت {api} (انظر {reference}).',
   developerHome: 'صفحة المطورين',
   documentation: 'المستندات',

@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'Unter dieser Adresse gibt es keine Seite. Preise stehen unter Adressen wie {a} oder {b}:',
   metalPrice: '{metal}preis',
   notFoundUnits: 'Einheiten: {units}. Währungen: jeder ISO-4217-Code der Wechselkurstabelle, kleingeschrieben, zum Beispiel {examples}.',
+  notFoundCurrencies: 'Währungen ({n}):',
   notFoundMore: 'Die {developers} und die {docs} beginnen hier; die API liegt unter {api} (siehe {reference}).',
   developerHome: 'Entwicklerseite',
   documentation: 'Dokumentation',

@@ -162,6 +162,7 @@ export const page = {
   notFoundLead: 'There is no page at this address. Prices live at addresses such as {a} or {b}:',
   metalPrice: '{metal} price',
   notFoundUnits: 'Units: {units}. Currencies: any ISO 4217 code the FX table holds, in lower case, for example {examples}.',
+  notFoundCurrencies: 'Currencies ({n}):',
   notFoundMore: 'The {developers} and the {docs} start here, and the API lives under {api} (see the {reference}).',
   developerHome: 'developer home',
   documentation: 'documentation',

@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'No hay ninguna página en esta dirección. Los precios están en direcciones como {a} o {b}:',
   metalPrice: 'Precio del {metal}',
   notFoundUnits: 'Unidades: {units}. Monedas: cualquier código ISO 4217 de la tabla de cambios, en minúsculas, por ejemplo {examples}.',
+  notFoundCurrencies: 'Monedas ({n}):',
   notFoundMore: 'La {developers} y la {docs} empiezan aquí; la API está en {api} (véase {reference}).',
   developerHome: 'página para desarrolladores',
   documentation: 'documentación',

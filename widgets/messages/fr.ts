@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'Il n’y a pas de page à cette adresse. Les prix se trouvent à des adresses comme {a} ou {b}\u00a0:',
   metalPrice: 'Cours {metal}',
   notFoundUnits: 'Unités\u00a0: {units}. Devises\u00a0: tout code ISO 4217 de la table des changes, en minuscules, par exemple {examples}.',
+  notFoundCurrencies: 'Devises ({n}) :',
   notFoundMore: 'La {developers} et la {docs} commencent ici\u00a0; l’API se trouve sous {api} (voir {reference}).',
   developerHome: 'page des développeurs',
   documentation: 'documentation',

@@ -159,6 +159,7 @@ export const page: PageStrings = {
   notFoundLead: 'इस पते पर कोई पेज नहीं है। भाव {a} या {b} जैसे पतों पर हैं:',
   metalPrice: '{metal} का भाव',
   notFoundUnits: 'इकाइयाँ: {units}। मुद्राएँ: FX तालिका का कोई भी ISO 4217 कोड, छोटे अक्षरों में, जैसे {examples}।',
+  notFoundCurrencies: 'मुद्राएँ ({n}):',
   notFoundMore: '{developers} और {docs} यहीं से शुरू होते हैं; API {api} के अंतर्गत है ({reference} देखें)।',
   developerHome: 'डेवलपर पेज',
   documentation: 'दस्तावेज़',

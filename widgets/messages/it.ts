@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'A questo indirizzo non c’è nessuna pagina. I prezzi si trovano a indirizzi come {a} o {b}:',
   metalPrice: 'Prezzo {metal}',
   notFoundUnits: 'Unità: {units}. Valute: qualsiasi codice ISO 4217 della tabella dei cambi, in minuscolo, per esempio {examples}.',
+  notFoundCurrencies: 'Valute ({n}):',
   notFoundMore: 'La {developers} e la {docs} partono da qui; l’API si trova sotto {api} (vedi {reference}).',
   developerHome: 'pagina per sviluppatori',
   documentation: 'documentazione',

@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'このアドレスにページはありません。価格は {a} や {b} のようなアドレスにあります：',
   metalPrice: '{metal}価格',
   notFoundUnits: '単位：{units}。通貨：為替レート表にある任意の ISO 4217 コード（小文字）、例：{examples}。',
+  notFoundCurrencies: '通貨（{n}）：',
   notFoundMore: '{developers}と{docs}はここから。API は {api} にあります（{reference}を参照）。',
   developerHome: '開発者向けページ',
   documentation: 'ドキュメント',

@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'Não há nenhuma página neste endereço. Os preços estão em endereços como {a} ou {b}:',
   metalPrice: 'Preço do {metal}',
   notFoundUnits: 'Unidades: {units}. Moedas: qualquer código ISO 4217 da tabela de câmbio, em minúsculas, por exemplo {examples}.',
+  notFoundCurrencies: 'Moedas ({n}):',
   notFoundMore: 'A {developers} e a {docs} começam aqui; a API fica em {api} (veja {reference}).',
   developerHome: 'página para desenvolvedores',
   documentation: 'documentação',

@@ -160,6 +160,7 @@ export const page: PageStrings = {
   notFoundLead: 'Bu adreste bir sayfa yok. Fiyatlar {a} veya {b} gibi adreslerde:',
   metalPrice: '{metal} fiyatı',
   notFoundUnits: 'Birimler: {units}. Para birimleri: kur tablosundaki her ISO 4217 kodu, küçük harfle, örneğin {examples}.',
+  notFoundCurrencies: 'Para birimleri ({n}):',
   notFoundMore: '{developers} ve {docs} buradan başlar; API {api} altındadır (bkz. {reference}).',
   developerHome: 'Geliştirici sayfası',
   documentation: 'belgeler',

@@ -158,6 +158,7 @@ export const page: PageStrings = {
   notFoundLead: '此地址没有页面。价格页面的地址如 {a} 或 {b}：',
   metalPrice: '{metal}价格',
   notFoundUnits: '单位：{units}。货币：汇率表中的任一 ISO 4217 代码，小写，例如 {examples}。',
+  notFoundCurrencies: '货币（{n}）：',
   notFoundMore: '{developers}和{docs}从这里开始，API 位于 {api} 之下（见{reference}）。',
   developerHome: '开发者主页',
   documentation: '文档',

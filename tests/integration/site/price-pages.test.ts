@@ -4,7 +4,7 @@ import { PAGE_STRINGS } from '@/widgets/i18n';
 import { App } from '../../support/app';
 import { dataDirWithBars } from '../../support/bars';
 import { sleep } from '../../support/expect';
-import { FakeUpstream } from '../../support/fake-upstream';
+import { FakeUpstream, fixture } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
 import { realChartHandler } from '../../support/yahoo';
 
@@ -220,6 +220,12 @@ describe('which page: the address, the saved choice, the browser’s languages',
       for (const m of ['gold', 'silver', 'platinum', 'palladium']) expect(html, path).toContain(`href="/${m}"`);
       expect(html, path).toContain('href="/developers"');
     }
+    // It lists every currency a page takes (the FX table's codes), each linking to its gold page in its market's unit.
+    const codes = Object.keys(fixture<{ rates: Record<string, number> }>('er-api-latest-USD.json').rates);
+    const listed = utf8(await raw(app, '/gold/xyz/oz')).match(/href="\/gold\/[a-z]{3}\/[a-z]+" dir="ltr">[A-Z]{3}</g) ?? [];
+    expect(listed.length).toBe(codes.length);
+    for (const link of ['href="/gold/jpy/gram" dir="ltr">JPY<', 'href="/gold/pkr/tola" dir="ltr">PKR<', 'href="/gold/usd/oz" dir="ltr">USD<'])
+      expect(listed).toContain(link);
     // The developer home, and the header links to it.
     const dev = utf8(await raw(app, '/developers'));
     expect(h1(dev)).toBe('Gold market data you can trust');
