@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../support/app';
 import { sleep } from '../../support/expect';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { decodePng, differingShare, inkShare } from '../../support/png';
 
 // Pages whose data has not moved cost a 304 (decisions §25), served by npm start: the landing page, the docs and
 // the widget pages answer with both caching headers and validators from the data they show, never from the clock.
@@ -109,5 +110,37 @@ describe('validators from the data, not the clock (decisions §25)', () => {
       expect(y.headers.etag, path).toBe(x.headers.etag);
       expect((await raw(b, path, { 'if-none-match': String(x.headers.etag) })).status, path).toBe(304);
     }
+  });
+});
+
+describe('a price page’s validators follow its price (decisions §33)', () => {
+  const image = async () => decodePng(Buffer.from(await (await fetch(`${a.url}/og/gold/eur/gram.png`)).arrayBuffer()));
+
+  it('when the price moves, the ETag and Last-Modified move with it and the old ETag gets the new page, not a 304; the sharing image draws the new price', async () => {
+    const path = '/gold/eur/gram';
+    const drawnBefore = await image();
+    // Not a blank card: its words and figures cover a fair part of it (about 4 % measured).
+    expect(inkShare(drawnBefore)).toBeGreaterThan(0.02);
+    const before = await raw(a, path);
+    expect(before.status).toBe(200);
+    expect(before.headers['last-modified']).toBe(new Date(asOf).toUTCString());
+    // Another real recorded price of gold-api.com, stamped now.
+    const later = fixture('goldapi-price-XAU-2026-09-03.json');
+    const movedAt = asOf + 3000;
+    fake.set('gold', { mode: 'json', body: { ...later, updatedAt: new Date(movedAt).toISOString() } });
+    await expect.poll(async () => (await raw(a, path)).headers.etag).not.toBe(before.headers.etag);
+    const after = await raw(a, path);
+    expect(after.headers['last-modified']).toBe(new Date(movedAt).toUTCString());
+    const spot = JSON.parse((await raw(a, '/api/v1/spot?currency=EUR&unit=gram&compact=1')).body);
+    expect(spot.spot_usd_oz).toBe(later.price);
+    expect(after.body).toContain(`data-f="price" data-v="${spot.xau.price}"`);
+    const stale = await raw(a, path, { 'if-none-match': String(before.headers.etag) });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.etag).toBe(after.headers.etag);
+    // The image follows the price: the same card with another figure and change differs where they are drawn (about
+    // 3 % of its pixels measured).
+    const drawnAfter = await image();
+    expect(inkShare(drawnAfter)).toBeGreaterThan(0.02);
+    expect(differingShare(drawnBefore, drawnAfter)).toBeGreaterThan(0.005);
   });
 });
