@@ -496,4 +496,18 @@ describe('back/forward cache (decisions §29)', () => {
       .toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
     await page.close();
   });
+
+  it('a price page restored by Back comes from the cache and follows the next pushed price at once (decisions §27, §33)', async () => {
+    const page = await cached.newPage();
+    await page.addInitScript(marking);
+    const restored = () => page.evaluate(() => document.documentElement.dataset.restored);
+    await page.goto(`${app.url}/gold/usd/oz`);
+    await page.goto(`${app.url}/docs`);
+    await page.goBack({ waitUntil: 'commit' });
+    // The same document, brought back (`pageshow` persisted), not loaded anew.
+    await expect.poll(restored).toBe('1');
+    const price = newPrice();
+    await expect.poll(() => page.getAttribute('[data-f="price"]', 'data-v').then(Number)).toBe(price);
+    await page.close();
+  });
 });
