@@ -23,7 +23,9 @@ export function llmsText(origin: string): string {
     'Spot also gives the price per karat (24k to 9k) in the currency and unit asked, and `change` (gold), `silver_change`, `platinum_change` and `palladium_change`: the move since the ' +
       "previous session's close with the session's open, high and low, in the currency and unit asked, computed only from the daily spot bars " +
       'this service records from the prices it serves (never from futures); `state` `unavailable` with null numbers until the deployment has ' +
-      'a bar before the current session. `history?series=spot` serves those bars (open, high, low, close, origin) for every metal: `symbol` ' +
+      "a bar before the current session. Each change says why the price moved: `from_metal` `{amount, pct}` is the metal's own move in US dollars " +
+      "(at the rate of the previous close), `from_currency` the currency's move against the dollar; they add up to `change` and `change_pct` exactly " +
+      "(in USD all of it is the metal's; null in another currency when the rate at that close is not known, `fx_basis` `current`). `history?series=spot` serves those bars (open, high, low, close, origin) for every metal: `symbol` " +
       `${listed(METALS.map((m) => `\`${m.intraday}\` ${m.name.toLowerCase()}`))} (futures are gold alone); \`date=YYYY-MM-DD\` picks one day. ` +
       'History, intraday and chart answer CSV at `/api/v1/history.csv`, `/api/v1/intraday.csv` and `/api/v1/chart.csv` (the same parameters), or with `format=csv` ' +
       `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
@@ -57,7 +59,7 @@ export function llmsText(origin: string): string {
     // The link is to its documentation: the stream itself never ends.
     `- [GET ${STREAM_OPERATION.path}](${origin}/docs/api#${STREAM_OPERATION.operationId}): ${STREAM_OPERATION.summary}, keyless. ` +
       `\`${origin}${STREAM_OPERATION.path}?currency=EUR&unit=gram\` (\`curl -N\`, or \`new EventSource(url)\` in a browser): a \`price\` event at once and on every change ` +
-      '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, `market` and `data_state`), `id` the time of the newest price, a `heartbeat` event every 15 s when quiet (none for 30 s: a proxy holds the stream back, poll spot); ' +
+      '(every metal in the currency and unit asked, rounded as spot, with `change_pct`, each metal’s change split into `from_metal` and `from_currency`, `market` and `data_state`), `id` the time of the newest price, a `heartbeat` event every 15 s when quiet (none for 30 s: a proxy holds the stream back, poll spot); ' +
       'it ends every few minutes and EventSource reconnects. Stale is the last real price flagged `stale`, never seen is null.',
     `- [POST ${origin}/api/v1/alerts](${origin}/docs/alerts): keyless price alerts, the one REST operation that writes: JSON \`{metal, currency, unit, above | below | move_pct, repeat?, webhook: {url}}\` → 201 \`{id, status, manage_url, expires_at, secret}\`; the webhook (https, public address) answers an \`alert.verification\` challenge, then gets one \`alert.triggered\` event per crossing of the level between two fresh readings, signed per Standard Webhooks; \`manage_url\` GET shows the alert and its deliveries, DELETE removes it; 10 creations per client per hour. \`push: {endpoint, keys}\` (a browser's PushSubscription, subscribed with the key of \`GET ${origin}/api/v1/alerts/push-key\`) instead of \`webhook\` sends Web Push notifications`,
     `- [OpenAPI 3.1 document](${origin}/api/openapi.json): the machine-readable contract of every endpoint, parameter and error`,

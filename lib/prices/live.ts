@@ -49,6 +49,8 @@ export async function priceEvent(read: LiveRead, currency: string, unit: Unit, n
         usd_oz: read.served[m.id].reading.value,
         change: changes[i].change,
         previous_close_date: changes[i].previous_close_date,
+        from_metal: changes[i].from_metal,
+        from_currency: changes[i].from_currency,
         data_state: toDataState(read.served[m.id].reading, now),
       },
     ]),
@@ -88,6 +90,8 @@ export function eventKey(e: PriceEvent): string {
       e.metals[m.id].change,
       e.change_pct[m.id],
       e.metals[m.id].previous_close_date,
+      e.metals[m.id].from_metal,
+      e.metals[m.id].from_currency,
       state(e.metals[m.id].data_state),
     ]),
   ]);

@@ -26,6 +26,16 @@ export interface PriceChange {
    * `current`: both at the table in force (a bar without its table, or no fresh table now).
    */
   fx_basis: 'close' | 'current' | null;
+  /** How much of `change` the metal's own move made (decisions §32); null when it cannot be told apart. */
+  from_metal: ChangePart | null;
+  /** How much of `change` the currency's move against USD made: `change` − `from_metal`, so the two add up exactly. */
+  from_currency: ChangePart | null;
+}
+
+/** One part of a change: per unit in the answer's currency, and in percent of the previous close (2 decimals). */
+export interface ChangePart {
+  amount: number;
+  pct: number;
 }
 
 /** The change of a session with no earlier bar (or no price): every number null, never a guess. */
@@ -41,6 +51,8 @@ export function noChange(sessionDate: string): PriceChange {
     change: null,
     change_pct: null,
     fx_basis: null,
+    from_metal: null,
+    from_currency: null,
   };
 }
 
@@ -116,7 +128,8 @@ async function barsFor(metal: MetalId, date: string): Promise<Held> {
  * How `metal` moved in its current session, in the requested currency and unit. The price and the
  * previous close are converted with one table: the one recorded at that close only while the table in
  * force is fresh (`fx_basis: close`), else both at the table in force (`current`). `change` is the shown
- * price minus the shown previous close, exactly (decisions §20).
+ * price minus the shown previous close, exactly (decisions §20), and it is split into what the metal and
+ * what the currency made of it (§32).
  */
 export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.now()): Promise<PriceChange> {
   const session = sessionNow(nowMs);
@@ -130,6 +143,16 @@ export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.no
   const price = round(now(q.priceUsdOz), decimals);
   const previous = round(perUnit(prev.c * (basis === 'close' ? closeRate! : q.rate), q.unit), decimals);
   const change = round(price - previous, decimals);
+  const change_pct = previous > 0 ? round((change / previous) * 100, 2) : null;
+  const split = splitChange({
+    p0: prev.c,
+    p1: q.priceUsdOz,
+    f0: basis === 'close' ? closeRate! : null,
+    change,
+    change_pct,
+    usd: q.currency === 'USD',
+    unit: q.unit,
+  });
   return {
     state: 'ok',
     session_date: session.date,
@@ -139,7 +162,37 @@ export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.no
     previous_close: previous,
     previous_close_date: prev.d,
     change,
-    change_pct: previous > 0 ? round((change / previous) * 100, 2) : null,
+    change_pct,
     fx_basis: basis,
+    ...split,
+  };
+}
+
+/**
+ * The change split into the metal's move and the currency's (decisions §32). With p the USD price per troy ounce
+ * (0 at the previous close, 1 now) and F the currency per USD recorded at that close: the metal made (p₁ − p₀)·F₀
+ * per unit, (p₁/p₀ − 1)·100 percent; the currency the rest, which is p₁·(F₁ − F₀) and (p₁/p₀)(F₁/F₀ − 1)·100 to
+ * within rounding. The metal's part is rounded from that formula and the currency's is `change` − that part, so
+ * the two shown add up to the shown change exactly (and the percents to `change_pct`). In USD the whole change is
+ * the metal's, whatever table was recorded: no rate enters a USD price. In another currency without the closing
+ * rate (`fx_basis: current`: an imported bar, or no fresh table now) the two cannot be told apart: both null.
+ */
+function splitChange(a: {
+  p0: number;
+  p1: number;
+  /** The currency per USD at the previous close; null when not known. */
+  f0: number | null;
+  change: number;
+  change_pct: number | null;
+  usd: boolean;
+  unit: Unit;
+}): Pick<PriceChange, 'from_metal' | 'from_currency'> {
+  if (a.change_pct === null || (!a.usd && a.f0 === null)) return { from_metal: null, from_currency: null };
+  if (a.usd) return { from_metal: { amount: a.change, pct: a.change_pct }, from_currency: { amount: 0, pct: 0 } };
+  const decimals = UNIT_DECIMALS[a.unit];
+  const metal = { amount: round(perUnit((a.p1 - a.p0) * a.f0!, a.unit), decimals), pct: round((a.p1 / a.p0 - 1) * 100, 2) };
+  return {
+    from_metal: metal,
+    from_currency: { amount: round(a.change - metal.amount, decimals), pct: round(a.change_pct - metal.pct, 2) },
   };
 }

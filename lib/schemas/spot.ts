@@ -68,6 +68,15 @@ const inUnit = (description: string) =>
     .nullable()
     .meta({ description: `${description}, in \`currency\` per \`unit\`, rounded as \`xau.price\`` });
 
+const changePart = (description: string) =>
+  z
+    .object({
+      amount: z.number().meta({ description: 'Per `unit`, in `currency`, rounded as `xau.price`' }),
+      pct: z.number().meta({ description: 'Percent of the previous close, 2 decimals' }),
+    })
+    .nullable()
+    .meta({ description });
+
 export const PriceChange = z
   .object({
     state: z.enum(['ok', 'unavailable']).meta({
@@ -89,10 +98,22 @@ export const PriceChange = z
       description:
         'close: the previous close converted at the FX table recorded with its bar, the price at the fresh table in use now; current: both at the table in use now (imported bars carry no FX table, or the table in use is not fresh: the last live one or the bundled snapshot)',
     }),
+    from_metal: changePart(
+      "What the metal's own move made of `change`: with p the USD price per troy ounce and F the currency per USD (0 at the previous close, 1 now), " +
+        '`amount` = (p₁ − p₀)·F₀ per unit, rounded as `xau.price`; `pct` = (p₁ ÷ p₀ − 1) × 100, 2 decimals: the change in US dollars. ' +
+        'In USD it is the whole change (`amount` = `change`, `pct` = `change_pct`), whatever `fx_basis`. Null when `state` is unavailable, ' +
+        'and in another currency with `fx_basis` current (the rate at that close is not known, so the two parts cannot be told apart)',
+    ),
+    from_currency: changePart(
+      "What the currency's move against the US dollar made of `change`: `amount` = `change` − `from_metal.amount` and `pct` = `change_pct` − " +
+        '`from_metal.pct`, so the parts shown add up to the change shown exactly; within rounding of p₁·(F₁ − F₀) per unit and ' +
+        '(p₁ ÷ p₀)(F₁ ÷ F₀ − 1) × 100. Positive when the currency fell against the dollar (more of it per dollar), negative when it rose. ' +
+        'In USD `{amount: 0, pct: 0}`; null when `from_metal` is',
+    ),
   })
   .meta({
     description:
-      'How the price moved since the previous session’s close, from the daily spot bars this service records from the prices it serves (or an operator imported); never from futures. While the market is closed it compares the last close with the one before',
+      'How the price moved since the previous session’s close, from the daily spot bars this service records from the prices it serves (or an operator imported); never from futures, and split into what the metal and what the currency made of it (`from_metal`, `from_currency`). While the market is closed it compares the last close with the one before',
   })
   .register(components, { id: 'PriceChange' });
 

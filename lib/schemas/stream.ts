@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { components } from './components';
 import { DataState, Timestamp } from './common';
-import { Market, SpotQuery } from './spot';
+import { Market, PriceChange, SpotQuery } from './spot';
 import { METALS, type MetalId } from '../reference/metals';
 import { UNIT_LABELS, UNIT_LIST } from '../reference/units';
 
@@ -42,6 +42,13 @@ export const MetalLive = z
     }),
     change: inUnit('The price minus the previous session’s close (as spot’s `change.change`)'),
     previous_close_date: z.string().nullable().meta({ description: 'Date of that close, YYYY-MM-DD; null while no earlier bar exists' }),
+    from_metal: PriceChange.shape.from_metal.meta({
+      description: 'What the metal’s own move made of `change`, `{amount, pct}` (as spot’s `change.from_metal`); null where spot’s is',
+    }),
+    from_currency: PriceChange.shape.from_currency.meta({
+      description:
+        'What the currency’s move against the US dollar made of it, `{amount, pct}` (as spot’s `change.from_currency`): the two add up to `change` and `change_pct`',
+    }),
     data_state: DataState.meta({ description: 'This metal’s own state (spot’s `groups.<metal>`): an outage of one metal is its own' }),
   })
   .meta({ description: 'One metal in more detail than the headline fields' })

@@ -140,6 +140,15 @@ export default function DataDocs() {
         is not spot.
       </p>
       <p>
+        <strong>Why it moved.</strong> A price in rupees can rise on a day gold fell in dollars, because the rupee fell more. Each change says how
+        much came from each: <code>from_metal</code> is the metal&apos;s own move, the change in US dollars converted at the rate recorded with the
+        previous close ((p₁ − p₀)·F₀ per unit, and (p₁ ÷ p₀ − 1) × 100 percent), and <code>from_currency</code> the currency&apos;s move against the
+        dollar (p₁·(F₁ − F₀), positive when the currency fell). The metal&apos;s part is rounded from its formula and the currency&apos;s is the rest,
+        so the two shown add up to the change shown exactly, each within a rounding step of its formula. In USD all of it is the metal&apos;s (
+        <code>from_currency</code> is zero); in another currency with <code>fx_basis: current</code> the rate at that close is not known, and both are
+        null rather than a guess. The price stream and <code>get_gold_price</code> carry the same split.
+      </p>
+      <p>
         <strong>Why it can be missing.</strong> A new deployment has seen no earlier session, so <code>change.state</code> is <code>unavailable</code>{' '}
         and every number is null until it has recorded a full session (the widget and landing page then show no change rather than a guess). A session
         the service did not observe, for example while it was stopped, has no bar: nothing is interpolated or carried over. An operator who holds the

@@ -27,7 +27,9 @@ export const getGoldPrice = tool({
     'in the daily 17:00-18:00 New York break and on holidays) and when that changes: while closed, a fresh price does not move. ' +
     `change (gold), ${listed(OTHER_METALS.map((m) => m.changeField))}: the move since the previous session's close, with the session's open, high and low, in the ` +
     'requested currency and unit, from the daily spot bars this service records (never from futures); state unavailable with nulls ' +
-    'until the deployment has a bar before the current session.',
+    "until the deployment has a bar before the current session. Each change says why the price moved: from_metal is what the metal's own " +
+    "move in US dollars made of it, from_currency what the currency's move against the dollar made (the two add up to change and change_pct; " +
+    "in USD all of it is the metal's; null in another currency when the exchange rate at that close is not known).",
   input: SpotQuery.pick({ currency: true, unit: true }),
   output: toolOutput(Spot),
   view: 'price',
@@ -66,16 +68,39 @@ export function priceSummary(body: Spot): string {
   );
 }
 
-/** "+12.3 EUR (+0.45%) since the previous close of 2026-11-17 (4,120.5)", or why there is no change yet. */
-export function changeSummary(c: Spot['change'], currency: string): string {
+/** A currency's English name ("Indian Rupee"), or its code where none is known. */
+const currencyNames = new Intl.DisplayNames('en', { type: 'currency' });
+
+/**
+ * "+12.3 EUR (+0.45%) since the previous close of 2026-11-17 (4,120.5): gold −0.2% in US dollars (−8.2 EUR), +0.65% from
+ * the Euro's fall against the US dollar (+20.5 EUR).", or why there is no change yet.
+ */
+export function changeSummary(c: Spot['change'], currency: string, metal = 'gold'): string {
   if (c.state !== 'ok' || c.change === null || c.change_pct === null) {
     return 'Change since the previous close: not known yet (this service has no daily spot bar before the current session).';
   }
   const sign = (n: number) => (n > 0 ? '+' : n < 0 ? '−' : '±');
+  const signed = (n: number, digits = 2) => `${sign(n)}${fmt(Math.abs(n), digits)}`;
   const session =
     c.high === null || c.low === null ? '' : ` Session ${c.session_date}: open ${fmt(c.open, 4)}, high ${fmt(c.high, 4)}, low ${fmt(c.low, 4)}.`;
   return (
-    `Change ${sign(c.change)}${fmt(Math.abs(c.change), 4)} ${currency} (${sign(c.change_pct)}${fmt(Math.abs(c.change_pct))}%) since the ` +
-    `previous close of ${c.previous_close_date} (${fmt(c.previous_close, 4)}).${session}`
+    `Change ${signed(c.change, 4)} ${currency} (${signed(c.change_pct)}%) since the ` +
+    `previous close of ${c.previous_close_date} (${fmt(c.previous_close, 4)})${whyItMoved(c, currency, metal, signed)}.${session}`
+  );
+}
+
+/** The change split into the metal's move and the currency's (decisions §32), in words, from the figures the answer holds. */
+function whyItMoved(c: Spot['change'], currency: string, metal: string, signed: (n: number, digits?: number) => string): string {
+  const name = currencyNames.of(currency) ?? currency;
+  const m = c.from_metal;
+  const f = c.from_currency;
+  if (currency === 'USD' && m) return `: all of it ${metal}'s own move, in US dollars`;
+  if (!m || !f) {
+    return `; how much of it came from ${metal} and how much from the ${name} is not known (the exchange rate at that close was not recorded, or the one in force now is not fresh)`;
+  }
+  const move = f.amount > 0 ? `'s fall against the US dollar` : f.amount < 0 ? `'s rise against the US dollar` : ' (unchanged against the US dollar)';
+  return (
+    `: ${metal} ${signed(m.pct)}% in US dollars (${signed(m.amount, 4)} ${currency}), ` +
+    `${signed(f.pct)}% from the ${name}${move} (${signed(f.amount, 4)} ${currency})`
   );
 }

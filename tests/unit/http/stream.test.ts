@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as spot from '@/app/api/v1/spot/route';
 import * as stream from '@/app/api/v1/stream/route';
 import { runShutdown } from '@/lib/core/shutdown.mjs';
+import { sessionNow } from '@/lib/calendar/clock';
 import { streamHub } from '@/lib/http/stream-hub';
+import { closeFx, recordServed } from '@/lib/prices/bars';
+import { feeds } from '@/lib/sources/feeds';
 import { ErrorBody } from '@/lib/schemas/common';
 import { HeartbeatEvent, PriceEvent } from '@/lib/schemas/stream';
 import { checkContract } from '../../support/contract';
@@ -189,6 +192,48 @@ describe('the price stream in process', () => {
     expect(u.res.status).toBe(400);
     expect(u.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht');
     expect(streamHub().size).toBe(0);
+  });
+
+  it("each metal's change carries its split, as spot's: the metal's part at the closing rate, the currency's the rest", async () => {
+    // A close recorded in an earlier session while the FX source served the table of 19 August 2024: the closing one.
+    const atClose: Record<string, number> = fixture('er-api-latest-USD-2024-08-19.json').rates;
+    const now: Record<string, number> = fixture('er-api-latest-USD.json').rates;
+    fake.set('fx', { mode: 'ok', fixture: 'er-api-latest-USD-2024-08-19.json' });
+    await expect.poll(async () => (await feeds.fx.read()).value?.EUR, { timeout: 10_000 }).toBe(atClose.EUR);
+    const today = sessionNow().date;
+    let t = Date.now() - 3_600_000;
+    while (!(sessionNow(t).open && sessionNow(t).date < today)) t -= 3_600_000;
+    const date = sessionNow(t).date;
+    // A real recorded gold price as that session's close.
+    const p0: number = fixture('goldapi-price-XAU-2026-09-03.json').price;
+    await recordServed('gold', { status: 'fresh', value: p0, asOf: t, source: 'upstream', fetchedAt: t });
+    expect((await closeFx(date))?.rates.EUR).toBe(atClose.EUR);
+    fake.set('fx', { mode: 'ok' });
+
+    const { sse } = await connect('?currency=EUR');
+    const block = await sse!.next((b) => {
+      const e = b.event === 'price' ? JSON.parse(b.data!) : null;
+      return e?.fx_rate === now.EUR && e.metals.gold.previous_close_date === date && e.metals.gold.from_metal !== null;
+    }, 15_000);
+    const e = PriceEvent.parse(JSON.parse(block.data!));
+    const gold = e.metals.gold;
+    const p1 = gold.usd_oz!;
+    const round = (v: number, dp: number) => (Math.sign(v) * Math.round(Math.abs(v) * 10 ** dp * (1 + Number.EPSILON))) / 10 ** dp;
+    expect(gold.change).toBe(round(round(p1 * now.EUR, 2) - round(p0 * atClose.EUR, 2), 2));
+    expect(gold.from_metal).toEqual({ amount: round((p1 - p0) * atClose.EUR, 2), pct: round((p1 / p0 - 1) * 100, 2) });
+    expect(round(gold.from_metal!.amount + gold.from_currency!.amount, 2)).toBe(gold.change);
+    expect(round(gold.from_metal!.pct + gold.from_currency!.pct, 2)).toBe(e.change_pct.gold);
+    expect(Math.abs(gold.from_currency!.amount - p1 * (now.EUR - atClose.EUR))).toBeLessThanOrEqual(0.015 + 1e-9);
+    // The same figures as spot's change at the same price.
+    const s = await spotOf('currency=EUR');
+    expect(s.spot_usd_oz).toBe(p1);
+    expect(s.change).toMatchObject({ change: gold.change, from_metal: gold.from_metal, from_currency: gold.from_currency, fx_basis: 'close' });
+    // In USD the whole change is the metal's.
+    const usd = await connect('?currency=USD');
+    const u = PriceEvent.parse(JSON.parse((await usd.sse!.next((b) => b.event === 'price')).data!)).metals.gold;
+    expect(u.from_metal).toEqual({ amount: u.change, pct: (await spotOf('currency=USD')).change.change_pct });
+    expect(u.from_currency).toEqual({ amount: 0, pct: 0 });
+    await closeAll();
   });
 
   it('HEAD and OPTIONS answer as every route; other methods 405', async () => {

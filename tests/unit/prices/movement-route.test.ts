@@ -45,6 +45,8 @@ describe('a new deployment', () => {
         change: null,
         change_pct: null,
         fx_basis: null,
+        from_metal: null,
+        from_currency: null,
       });
     }
     const mcp = await rpc(app, call('get_gold_price', {}));

@@ -62,6 +62,8 @@ describe('change', () => {
       change: null,
       change_pct: null,
       fx_basis: null,
+      from_metal: null,
+      from_currency: null,
     });
   });
 
@@ -78,6 +80,9 @@ describe('change', () => {
       const c = await lib.movement.movement('gold', { priceUsdOz: served, currency, rate, fxFresh: true, unit }, now);
       const price = served * rate * perOz;
       const previous = prev.c * rate * perOz;
+      // The figures shown add up: change is the shown price minus the shown previous close.
+      const change = round(round(price, decimals) - round(previous, decimals), decimals);
+      const change_pct = round(((round(price, decimals) - round(previous, decimals)) / round(previous, decimals)) * 100, 2);
       expect(c).toEqual({
         state: 'ok',
         session_date: '2026-03-03',
@@ -86,10 +91,12 @@ describe('change', () => {
         low: null,
         previous_close: round(previous, decimals),
         previous_close_date: '2026-03-02',
-        // The figures shown add up: change is the shown price minus the shown previous close.
-        change: round(round(price, decimals) - round(previous, decimals), decimals),
-        change_pct: round(((round(price, decimals) - round(previous, decimals)) / round(previous, decimals)) * 100, 2),
+        change,
+        change_pct,
         fx_basis: 'current',
+        // Without the rate at that close the change cannot be split, except in USD, where no rate enters.
+        from_metal: currency === 'USD' ? { amount: change, pct: change_pct } : null,
+        from_currency: currency === 'USD' ? { amount: 0, pct: 0 } : null,
       });
     }
   });
@@ -142,6 +149,11 @@ describe('change', () => {
       change: round(round(fri.c, 2) - round(thu.c, 2), 2),
       change_pct: round(((round(fri.c, 2) - round(thu.c, 2)) / round(thu.c, 2)) * 100, 2),
       fx_basis: 'current',
+      from_metal: {
+        amount: round(round(fri.c, 2) - round(thu.c, 2), 2),
+        pct: round(((round(fri.c, 2) - round(thu.c, 2)) / round(thu.c, 2)) * 100, 2),
+      },
+      from_currency: { amount: 0, pct: 0 },
     });
   });
 });
