@@ -41,7 +41,8 @@ export function llmsText(origin: string): string {
       "`series=london` this service's own spot at a London time of day, one value per London business day: `time` `am` (10:30) or `pm` (15:00, default) " +
       'for gold, `noon` (12:00) for silver, `am` (09:45) or `pm` (14:00, default) for platinum and palladium, the first fresh price taken at or after that ' +
       "minute within 5 minutes, points `{d, p, t}` (t: when it was taken); not the LBMA Gold or Silver Price nor the LME's prices. " +
-      'Windows: `range` (1m to 10y, ytd, max) or `from`/`to`, `group=week|month`, and `date=YYYY-MM-DD` for the last point on or before a date (with ' +
+      'Windows: `range` (1w to 10y, ytd, max) or `from`/`to`, `group=week|month|year` (a year: first, last, high, low, `avg` of the closes and `change`/`change_pct` from the ' +
+      "year before's last close; on the monthly series averages of monthly averages, `bars_of` says so), and `date=YYYY-MM-DD` for the last point on or before a date (with " +
       `\`requested_date\`); every answer has \`period\` (first, last, change, change %, high, low). Example: \`${origin}/api/v1/history?currency=INR&unit=tola&date=2026-03-06\`.`,
     '',
     '## Price pages',

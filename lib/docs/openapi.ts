@@ -147,12 +147,14 @@ const BASE_OPERATIONS: Operation[] = [
       '`currency` and `unit` convert every point at the central-bank reference rate of its own date (Frankfurter; the last rate published on or before it, ' +
       "named by `fx_d` when older; the monthly series at the month's average rate), never at today's rate; points before the currency's first rate are left " +
       'out (`fx.from`). A currency without a rate history is a 400 listing those with one; when the rates cannot be fetched a converted answer is stale from the ' +
-      'rates kept, or 503 when none were ever kept; USD answers never depend on them. Windows: `range`, or `from` and `to` (inclusive); `group=week|month` makes ' +
-      'bars (open first, high max, low min, close last, `days`); `date=YYYY-MM-DD` answers the last point on or before it (a Sunday gives Friday) with ' +
+      'rates kept, or 503 when none were ever kept; USD answers never depend on them. Windows: `range` (`1w` to `10y`, `ytd`, `max`), or `from` and `to` (inclusive); `group=week|month|year` makes ' +
+      "bars (open first, high max, low min, close last, `days`; each point at its own date's rate first); `year` adds the average of the closes (`avg`) and the change from the last close of " +
+      'the year before (`change`, `change_pct`; taken from the series even before the window, null when it has no point in that year). The monthly series takes `year` (its years count `months` ' +
+      'and are averages of monthly averages: `bars_of` `monthly_averages`), the london series `year` alone. `date=YYYY-MM-DD` answers the last point on or before it (a Sunday gives Friday) with ' +
       '`requested_date`, 404 only before the first point. Every answer carries `period` (first, last, change, change %, high, low over the points answered); ' +
       'the 52-week statistics stay computed over the whole series. ' +
       'CSV: `date,close,high,low` for futures, `date,open,high,low,close,origin,final,n` for spot, `date,close` for monthly, `date,price,time` for london; grouped bars ' +
-      '`date,open,high,low,close,days`; converted answers add `fx,fx_d`.',
+      '`date,open,high,low,close,days`, yearly ones `date,open,high,low,close,avg,days,change,change_pct` (`months` on the monthly series); converted answers add `fx,fx_d`.',
     tag: 'Series',
     query: HistoryQuery,
     csv: CSV_TABLES.history,
@@ -160,7 +162,7 @@ const BASE_OPERATIONS: Operation[] = [
     errors: {
       400:
         'Invalid `series`, `symbol`, `currency` (with the currencies that have a rate history), `unit`, `range`, `group`, `date`, `from`, `to` or `format` (with `valid`); ' +
-        '`from` after `to`, a date after today, `range` with `from`, palladium or `group=week` with the monthly series, a `time` the metal does not have or `group` with the london series, a `symbol` other than `xau` with the futures series, or a parameter given twice',
+        '`from` after `to`, a date after today, `range` with `from`, palladium or `group=week` with the monthly series, a `time` the metal does not have or `group` other than `year` with the london series, a `symbol` other than `xau` with the futures series, or a parameter given twice',
       404: 'With `date`: the date is before the first point of the series',
       ...COMMON_ERRORS,
       503: 'Futures: the upstream is down and no series has been fetched yet. Spot: the store holding the bars cannot be reached. Converted: the historical rates are down and none were kept for that currency',

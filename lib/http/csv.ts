@@ -1,5 +1,5 @@
 import type { Chart } from '../schemas/chart';
-import type { History } from '../schemas/history';
+import type { History, HistoryGroup } from '../schemas/history';
 import type { Intraday } from '../schemas/intraday';
 
 // `format=csv` on the series endpoints: a header row and one row per point, times in ISO 8601
@@ -48,24 +48,35 @@ const HISTORY_COLUMNS = {
     col('days', (p) => p.days ?? ''),
   ],
 };
+/** Yearly bars (decisions §32): the grouped columns with the year's average and its change from the year before. */
+const yearColumns = (count: 'days' | 'months'): Column[] => [
+  ...HISTORY_COLUMNS.grouped.slice(0, 5),
+  col('avg', (p) => p.avg ?? ''),
+  col(count, (p) => p[count] ?? ''),
+  col('change', (p) => p.change ?? ''),
+  col('change_pct', (p) => p.change_pct ?? ''),
+];
 const FX_COLUMNS = [col('fx', (p) => p.fx ?? ''), col('fx_d', (p) => p.fx_d ?? '')];
 
 const historyTables = new Map<string, Table<History>>();
 /**
- * The CSV table of a history answer: its series' columns (`open` and `days` for grouped bars), and `fx`, `fx_d` when
- * converted. USD daily answers keep the tables above; each table is one object, so its texts are kept per points list.
+ * The CSV table of a history answer: its series' columns (`open` and `days` for grouped bars; yearly ones `avg`, the
+ * count, `change` and `change_pct`), and `fx`, `fx_d` when converted. USD daily answers keep the tables above; each
+ * table is one object, so its texts are kept per points list.
  */
-export function historyTable(series: 'futures' | 'spot' | 'monthly' | 'london', grouped: boolean, converted: boolean): Table<History> {
-  if (!converted && !grouped && (series === 'futures' || series === 'spot')) return series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
-  const key = `${series}|${grouped}|${converted}`;
+export function historyTable(series: 'futures' | 'spot' | 'monthly' | 'london', group: HistoryGroup | undefined, converted: boolean): Table<History> {
+  if (!converted && !group && (series === 'futures' || series === 'spot')) return series === 'spot' ? CSV_TABLES.spotHistory : CSV_TABLES.history;
+  const key = `${series}|${group ?? ''}|${converted}`;
   let table = historyTables.get(key);
   if (table) return table;
   const own: Column[] =
-    grouped && series !== 'monthly'
-      ? HISTORY_COLUMNS.grouped
-      : series === 'spot'
-        ? CSV_TABLES.spotHistory.columns.map((name, i) => col(name, (p) => CSV_TABLES.spotHistory.rows({ points: [p] } as History)[0][i]))
-        : HISTORY_COLUMNS[series === 'monthly' || series === 'london' ? series : 'futures'];
+    group === 'year'
+      ? yearColumns(series === 'monthly' ? 'months' : 'days')
+      : group
+        ? HISTORY_COLUMNS.grouped
+        : series === 'spot'
+          ? CSV_TABLES.spotHistory.columns.map((name, i) => col(name, (p) => CSV_TABLES.spotHistory.rows({ points: [p] } as History)[0][i]))
+          : HISTORY_COLUMNS[series === 'monthly' || series === 'london' ? series : 'futures'];
   const columns = converted ? [...own, ...FX_COLUMNS] : own;
   table = { columns: columns.map(([name]) => name), rows: (b) => b.points.map((p) => columns.map(([, value]) => value(p))) };
   historyTables.set(key, table);

@@ -3,7 +3,7 @@ import { chartState, getChart } from '../series/chart';
 import { isIntradayInterval } from '../reference/instruments';
 import { CSV_TABLES, historyTable, toCsv } from './csv';
 import { etagOf, etagOfParts } from './conditional.mjs';
-import { getHistoryFor, historyJsonParts, historyState } from '../series/history';
+import { getHistoryFor, historyGroupOf, historyJsonParts, historyState } from '../series/history';
 import { bytesOfString, keptFor } from '../series/cache-budget';
 import { getIntraday, intradayState } from '../series/intraday';
 import { ChartQuery } from '../schemas/chart';
@@ -46,8 +46,7 @@ export function historyRoute(as: SeriesPath) {
       // Daily data behind a 6-hour cache: five minutes at the edge keeps clients close to the source.
       const result = await getHistoryFor(query);
       if (isUnavailable(result)) return sendResult(req, result);
-      const grouped = query.group !== undefined && query.series !== 'monthly' && query.date === undefined;
-      const csv = historyTable(query.series, grouped, result.fx !== undefined);
+      const csv = historyTable(query.series, historyGroupOf(query), result.fx !== undefined);
       // JSON as parts, the points' bytes reused (lib/series/history.ts); errors stay JSON either way.
       if (query.format !== 'csv') {
         const { body, etag } = historyJsonAnswer(result);

@@ -10,9 +10,15 @@ export const HISTORY_SERIES = ['futures', 'spot', 'monthly', 'london'] as const;
 /** The metals of the World Bank's monthly series (no palladium). */
 export const MONTHLY_SYMBOLS = ['xau', 'xag', 'xpt'] as const satisfies readonly IntradaySymbol[];
 /** `range`: how far back from the latest point a window reaches (`ytd`: from 1 January of its year; `max`: every point). */
-export const HISTORY_RANGES = ['1m', '3m', '6m', 'ytd', '1y', '2y', '5y', '10y', 'max'] as const;
+export const HISTORY_RANGES = ['1w', '1m', '3m', '6m', 'ytd', '1y', '2y', '5y', '10y', 'max'] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
-export const HISTORY_GROUPS = ['week', 'month'] as const;
+/** `group`: the points as bars per ISO week, calendar month or calendar year. */
+export const HISTORY_GROUPS = ['week', 'month', 'year'] as const;
+export type HistoryGroup = (typeof HISTORY_GROUPS)[number];
+/** The monthly series' points are months already: it groups only by year (`month` is taken and changes nothing). */
+const MONTHLY_GROUPS = ['month', 'year'] as const satisfies readonly HistoryGroup[];
+/** The london series has one value per London business day, grouped only into years. */
+const LONDON_GROUPS = ['year'] as const satisfies readonly HistoryGroup[];
 
 /** The metals with a daily spot series (`symbol`), named as the intraday series names them. */
 export const HISTORY_SYMBOLS = INTRADAY_SYMBOLS;
@@ -53,13 +59,13 @@ export function monthlyRules(query: { series?: string; symbol?: string; group?: 
       message: `${refusal('symbol', query.symbol, MONTHLY_SYMBOLS.join(', '))} with series=monthly (the World Bank's monthly prices have no palladium)`,
     });
   }
-  if (query.group !== undefined && query.group !== 'month') {
+  if (query.group !== undefined && !(MONTHLY_GROUPS as readonly string[]).includes(query.group)) {
     ctx.addIssue({
       code: 'custom',
       path: ['group'],
       input: query.group,
-      params: { valid: ['month'] },
-      message: `${refusal('group', query.group, 'month')} with series=monthly, whose points are months`,
+      params: { valid: [...MONTHLY_GROUPS] },
+      message: `${refusal('group', query.group, MONTHLY_GROUPS.join(', '))} with series=monthly, whose points are months`,
     });
   }
 }
@@ -75,7 +81,7 @@ const LONDON_TIME_WORDS = METALS.map(
 
 /**
  * The London series (decisions §30): `time` must be one of the metal's London times, is for that series alone, and the
- * series has one value a day, so no `group`. Each refused naming what is valid.
+ * series has one value a day, grouped only into years (decisions §32). Each refused naming what is valid.
  */
 export function londonRules(query: { series?: string; symbol?: string; time?: string; group?: string }, ctx: z.RefinementCtx): void {
   if (query.series !== 'london') {
@@ -102,13 +108,13 @@ export function londonRules(query: { series?: string; symbol?: string; time?: st
       message: `${refusal('time', query.time, valid.join(', '))} for ${metal.name.toLowerCase()} (${metal.intraday}): ${LONDON_TIME_WORDS}`,
     });
   }
-  if (query.group !== undefined) {
+  if (query.group !== undefined && !(LONDON_GROUPS as readonly string[]).includes(query.group)) {
     ctx.addIssue({
       code: 'custom',
       path: ['group'],
       input: query.group,
-      params: { valid: [] },
-      message: `group is not available with series=london, which has one value per London business day: leave group out`,
+      params: { valid: [...LONDON_GROUPS] },
+      message: `${refusal('group', query.group, LONDON_GROUPS.join(', '))} with series=london, which has one value per London business day: group into years, or leave group out`,
     });
   }
 }
@@ -199,12 +205,16 @@ export const HistoryQuery = z
     range: oneOf('range', HISTORY_RANGES)
       .optional()
       .meta({
-        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot, monthly and london`,
+        description: `Window counted back from the latest point, or from \`to\` when it is given: ${HISTORY_RANGES.join(', ')} (\`1w\` 7 days, \`ytd\` from 1 January of its year, \`max\` every point). Default \`5y\` for futures, \`max\` for spot, monthly and london`,
       }),
-    group: oneOf('group', HISTORY_GROUPS).optional().meta({
-      description:
-        'Daily points grouped into bars per ISO `week` or calendar `month` (open first, high max, low min, close last; `d` the first trading day, `days` how many). The monthly series takes only `month`',
-    }),
+    group: oneOf('group', HISTORY_GROUPS)
+      .optional()
+      .meta({
+        description:
+          'Points grouped into bars per ISO `week`, calendar `month` or calendar `year` (open first, high max, low min, close last; `d` the first point’s date, `days` how many), each point at its own date’s rate before grouping. ' +
+          '`year` adds `avg` (the average of the points’ closes) and `change`, `change_pct` against the last close of the year before (null when the series has no point in that year, as for its first year), taken from the series even when that close lies before the window. ' +
+          'The monthly series takes `year` (its years count `months`, and are made of monthly averages: `bars_of` says so) and `month` (which changes nothing); the london series takes `year` alone',
+      }),
     date: IsoDate.optional().meta({
       // No example value: the docs' curl samples use every example, and a fixed date leaves a 5-year series in time.
       description:
@@ -212,7 +222,7 @@ export const HistoryQuery = z
     }),
     format: oneOf('format', FORMATS).default('json').meta({
       description:
-        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot), `date,close` (monthly) or `date,price,time` (london, `time` the moment of the reading), one row per point; grouped bars add `open` and `days`, converted answers `fx` and `fx_d`',
+        '`csv`: `date,close,high,low` (futures), `date,open,high,low,close,origin,final,n` (spot), `date,close` (monthly) or `date,price,time` (london, `time` the moment of the reading), one row per point; grouped bars `date,open,high,low,close,days`, yearly ones `date,open,high,low,close,avg,days,change,change_pct` (`months` for `days` on the monthly series); converted answers add `fx` and `fx_d`',
     }),
   })
   .superRefine((query, ctx) => {
@@ -246,8 +256,8 @@ export const History = z
         'Which series the points are (as `series` asks): `futures` COMEX gold futures, `spot` the daily spot bars, `monthly` the World Bank monthly averages',
     }),
     interval: z
-      .enum(['daily', 'weekly', 'monthly'])
-      .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`)' }),
+      .enum(['daily', 'weekly', 'monthly', 'yearly'])
+      .meta({ description: '`daily`, `monthly` for the monthly series, or the bars of `group` (`weekly`, `monthly`, `yearly`)' }),
     source: z.string().meta({
       description:
         "What the series is: COMEX gold futures (GC=F), which trade a little above spot, the daily spot bars recorded by this service, the World Bank monthly averages, or the London-time values computed from this service's spot",
@@ -282,7 +292,23 @@ export const History = z
             description:
               'Spot series only: how many fresh prices were folded into the bar (a bar from few prices saw little of its session); null for an imported bar',
           }),
-          days: z.number().int().optional().meta({ description: 'Grouped bars only: the trading days in the week or month' }),
+          avg: z.number().optional().meta({
+            description:
+              'Yearly bars only: the average of the closes of the points in the year (on the monthly series an average of monthly averages), each at its own date’s rate, rounded once',
+          }),
+          days: z
+            .number()
+            .int()
+            .optional()
+            .meta({ description: 'Grouped bars of a daily series only: the points (trading days) in the week, month or year' }),
+          months: z.number().int().optional().meta({ description: 'Yearly bars of the monthly series only: the months in the year' }),
+          change: z.number().nullable().optional().meta({
+            description:
+              'Yearly bars only: `c` − the last close of the year before (as answered: rounded values, so the figures add up), taken from the series even when it lies before the window; null when the series has no point in that year',
+          }),
+          change_pct: z.number().nullable().optional().meta({
+            description: 'Yearly bars only: (`c` ÷ the last close of the year before − 1) × 100, 2 decimals; null with `change`',
+          }),
           fx: z.number().optional().meta({
             description: "Converted answers only: units of `currency` per USD applied to this point (the month's average rate on the monthly series)",
           }),
@@ -292,6 +318,10 @@ export const History = z
         }),
       )
       .meta({ description: 'Oldest first, one per trading day (month on the monthly series, bar with `group`), within the window asked' }),
+    bars_of: z.enum(['daily', 'monthly_averages']).optional().meta({
+      description:
+        "Grouped answers only: what each bar is made of. `daily`: the series' daily points. `monthly_averages`: the monthly series' monthly averages, so a bar's open, high, low and close are monthly averages (its high the highest month's average, not a traded high) and its `avg` an average of monthly averages",
+    }),
     count: z.number().int(),
     high_52w: z.number().nullable().meta({ description: 'Highest high over the 365 days to the latest point' }),
     low_52w: z.number().nullable(),

@@ -1,5 +1,5 @@
 import type { DataState } from '../schemas/common';
-import type { History, HistoryPoint } from '../schemas/history';
+import type { History, HistoryGroup, HistoryPoint } from '../schemas/history';
 import { unitEntry, type Unit } from '../reference/units';
 import type { FxSeries } from '../sources/fx-history';
 import { FX_HISTORY_SOURCE } from '../sources/upstream/fx-history';
@@ -22,7 +22,7 @@ export interface Parts {
   stats: Stats;
   period: Period;
   /** The bars' width when grouped. */
-  group: 'week' | 'month' | undefined;
+  group: HistoryGroup | undefined;
   /** The date asked by `date=`. */
   requestedDate?: string;
   /** The currency code and unit asked: named in the answer when not USD per troy ounce. */
@@ -34,9 +34,11 @@ export interface Parts {
   now: number;
 }
 
+const INTERVALS = { week: 'weekly', month: 'monthly', year: 'yearly' } as const satisfies Record<HistoryGroup, History['interval']>;
+
 /** The history answer (decisions §24): the series named, its points and statistics, the period, what was asked, the rates, the freshness. */
 export function historyBody(p: Parts): History {
-  const interval = p.group === 'week' ? 'weekly' : p.group === 'month' || p.kind === 'monthly' ? 'monthly' : 'daily';
+  const interval = p.group ? INTERVALS[p.group] : p.kind === 'monthly' ? 'monthly' : 'daily';
   const asked = p.fx || p.unit !== 'oz' ? { currency: p.code, unit: unitEntry(p.unit).label } : {};
   return {
     symbol: p.usd.symbol,
@@ -44,6 +46,7 @@ export function historyBody(p: Parts): History {
     interval,
     source: p.usd.source,
     points: p.points as History['points'],
+    ...(p.group ? { bars_of: p.kind === 'monthly' ? ('monthly_averages' as const) : ('daily' as const) } : {}),
     count: p.points.length,
     ...p.stats,
     period: p.period,

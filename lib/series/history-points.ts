@@ -18,14 +18,19 @@ export interface RawPoint {
   fx?: number;
   /** The date of that rate, when it is not the point's own. */
   fx_d?: string;
-  /** Trading days in a grouped bar. */
+  /** Points in a grouped bar (answered as `months` on the monthly series). */
   days?: number;
+  /** A yearly bar: the average of its points' closes. */
+  avg?: number;
+  /** A yearly bar: its close against the year before's, already from rounded values (null without a point in that year). */
+  change?: number | null;
+  change_pct?: number | null;
   /** London series: when the reading was taken, ISO 8601. */
   t?: string;
 }
 
 /** A point as answered: rounded, only the fields its series has (the london series names its price `p`, not `c`). */
-export type OutPoint = Omit<RawPoint, 'c'> & { c?: number; p?: number };
+export type OutPoint = Omit<RawPoint, 'c'> & { c?: number; p?: number; months?: number };
 
 /**
  * How a series' points are written: futures `{d, c, h, l}`, spot `{d, o, c, h, l, origin, final, n}`, monthly `{d, c}`,
@@ -74,7 +79,11 @@ export function roundPoint(p: RawPoint, kind: SeriesKind, unit: Unit, grouped = 
     q.final = p.final;
     q.n = p.n;
   }
-  if (p.days !== undefined) q.days = p.days;
+  if (p.avg !== undefined) q.avg = round(p.avg, dp);
+  // A month of the monthly series is a point: its years count months.
+  if (p.days !== undefined) q[kind === 'monthly' ? 'months' : 'days'] = p.days;
+  if (p.change !== undefined) q.change = p.change;
+  if (p.change_pct !== undefined) q.change_pct = p.change_pct;
   if (p.fx !== undefined) q.fx = p.fx;
   if (p.fx_d !== undefined) q.fx_d = p.fx_d;
   return q;

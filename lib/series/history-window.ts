@@ -6,6 +6,7 @@ import { firstOnOrAfter, lastOnOrBefore, type SeriesKind } from './history-point
 // into its dates (the converted series') (decisions §24, §29: `range` or the default counts back from `to` when `to` is given).
 
 const RANGE_DAYS: Record<Exclude<HistoryRange, 'ytd' | 'max'>, number> = {
+  '1w': 7,
   '1m': 30,
   '3m': 91,
   '6m': 182,

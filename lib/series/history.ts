@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors';
 import type { DataState } from '../schemas/common';
-import type { History, HistoryQuery } from '../schemas/history';
+import type { History, HistoryGroup, HistoryQuery } from '../schemas/history';
 import { isUnavailable, NOTHING, unavailable, type Unavailable } from '../sources/unavailable';
 import { metalById, type MetalId } from '../reference/metals';
 import { FX_HISTORY_API_NAME } from '../sources/upstream/fx-history';
@@ -20,11 +20,20 @@ export { historyState } from './history-series';
 // 2. convert (history-convert.ts): the series in the currency and unit asked, each point at its own date's rate;
 // 3. window (history-window.ts): the points asked, as indexes into the converted series' dates (a currency's first and
 //    last rates bound them, and a range counts back from its last point);
-// 4. group (history-group.ts): the window's points, as weekly or monthly bars when asked;
+// 4. group (history-group.ts): the window's points, as weekly, monthly or yearly bars when asked;
 // 5. statistics and period (history-stats.ts): of the whole series, and of the points answered;
 // 6. body (history-body.ts): the answer and its JSON.
 // The shapes they pass on are history-points.ts. What the steps keep is kept within one byte budget
 // (cache-budget.ts, `SERIES_CACHE_MB`): what it lets go is made again, the same, when next asked for.
+
+/**
+ * The bars a query's points are grouped into: none with `date=`, nor `month` on the monthly series, whose points are
+ * months already.
+ */
+export function historyGroupOf(query: Partial<Pick<HistoryQuery, 'series' | 'group' | 'date'>>): HistoryGroup | undefined {
+  if (query.date || !query.group || (query.series === 'monthly' && query.group === 'month')) return undefined;
+  return query.group;
+}
 
 /**
  * The history answer for a query (decisions §24): the futures series (default), a metal's spot bars or its monthly
@@ -52,7 +61,7 @@ export async function getHistoryFor(query: Partial<HistoryQuery>): Promise<Histo
   // Rates that could not be brought up to date make the converted answer stale, never wrong: each point keeps its own date's rate.
   const data_state: DataState =
     rates?.status === 'stale' && base.data_state.status === 'fresh' ? { ...base.data_state, status: 'stale' } : base.data_state;
-  const group = !query.date && query.group && base.kind !== 'monthly' ? query.group : undefined;
+  const group = historyGroupOf(query);
   let points: OutPoint[];
   let period: Period;
   if (query.date) {

@@ -110,8 +110,8 @@ function seriesOf(r: CallToolResult | undefined): Drawn | null {
   }
   // The London-time values (history series=london) have no line of their own here yet: never drawn as another series.
   if (typeof body.london_time === 'string') return null;
-  // Daily points, grouped weekly or monthly bars (each drawn at its close), or the monthly series.
-  if (body.interval === 'daily' || body.interval === 'weekly' || body.interval === 'monthly') {
+  // Daily points, grouped weekly, monthly or yearly bars (each drawn at its close), or the monthly series.
+  if (body.interval === 'daily' || body.interval === 'weekly' || body.interval === 'monthly' || body.interval === 'yearly') {
     const points = (body as unknown as History).points.map((p) => ({ time: Date.parse(`${p.d}T00:00:00Z`) / 1000, value: p.c! }));
     const currency = typeof body.currency === 'string' ? body.currency : 'USD';
     return { tool: 'get_gold_history', symbol: metalChart(body.symbol), points, line: historyLine(body), currency, unit: unitOf(body.unit), state };

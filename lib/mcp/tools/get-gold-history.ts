@@ -22,7 +22,8 @@ export const getGoldHistory = tool({
     'its own date, with the 52-week high and low, true ranges, YTD and 1-year returns (over the whole series) and the period change over ' +
     'the points returned. series futures (default): COMEX front-month futures GC=F, daily since 2000, gold only (trade a little above spot). ' +
     'series spot: the daily spot bars this service records (symbol xau, xag, xpt, xpd). series monthly: the World Bank monthly averages of ' +
-    'xau, xag, xpt since 1960. Window: range (default 1y) or from/to (YYYY-MM-DD); group week|month makes bars; date (YYYY-MM-DD) returns ' +
+    "xau, xag, xpt since 1960. Window: range (default 1y) or from/to (YYYY-MM-DD); group week|month|year makes bars (year: each year's " +
+    'first, last, high, low, average and change from the year before, e.g. "gold in INR each year since 2010"); date (YYYY-MM-DD) returns ' +
     'the last point on or before that day (e.g. "gold in INR on my birthday"). currency: ISO 4217 (default USD); unit: oz, gram, kg, tola, ' +
     'tael, baht. data_state says if the series is stale.',
   input: z
@@ -111,9 +112,23 @@ export const getGoldHistory = tool({
       return { body, summary: `${what}: no points (${why}). ${stats}` };
     }
     const p = body.period;
+    const count = body.interval === 'daily' ? 'days' : body.interval === 'yearly' ? 'years' : 'points';
     const summary =
-      `${what}, ${p.from} to ${p.to}: ${body.count} ${body.interval === 'daily' ? 'days' : 'points'}; first ${f(p.first)}, last ${f(p.last)}${rate(last)}, ` +
-      `change ${f(p.change)} (${fmt(p.change_pct)}%), high ${f(p.high)}, low ${f(p.low)}. ${stats}`;
+      `${what}, ${p.from} to ${p.to}: ${body.count} ${count}; first ${f(p.first)}, last ${f(p.last)}${rate(last)}, ` +
+      `change ${f(p.change)} (${fmt(p.change_pct)}%), high ${f(p.high)}, low ${f(p.low)}.${years(body, f)} ${stats}`;
     return { body, summary };
   },
 });
+
+/**
+ * Yearly bars in words (decisions §32): " By year (close, average, change from the year before): 2024 2,641.00, avg
+ * 2,388.20, +27.2%; …", saying when they are made of monthly averages. Empty for any other answer.
+ */
+function years(body: History, f: (n: number | null | undefined) => string): string {
+  if (body.interval !== 'yearly') return '';
+  const of = body.bars_of === 'monthly_averages' ? ', each from monthly averages' : '';
+  const change = (pct: number | null | undefined) => (pct === null || pct === undefined ? 'no year before' : `${pct > 0 ? '+' : ''}${fmt(pct)}%`);
+  return ` By year (close, average, change from the year before${of}): ${body.points
+    .map((p) => `${p.d.slice(0, 4)} ${f(p.c)}, avg ${f(p.avg)}, ${change(p.change_pct)}`)
+    .join('; ')}.`;
+}

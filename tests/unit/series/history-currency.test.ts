@@ -342,11 +342,211 @@ describe('windows', () => {
     }
   });
 
+  it('the performance table’s windows (1w to max): each in any currency and unit, period.change_pct from its points', async () => {
+    const last = rows[rows.length - 1].d;
+    const back = (days: number) => new Date(Date.parse(`${last}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+    // The dates the series has in EUR: those with a rate published on or within 7 days before them (one pass over both lists).
+    const rateDates = [...ratesOf('EUR').keys()].sort();
+    const converted: { d: string }[] = [];
+    let k = -1;
+    for (const r of rows) {
+      while (k + 1 < rateDates.length && rateDates[k + 1] <= r.d) k++;
+      if (k >= 0 && daysBetween(rateDates[k], r.d) <= 7) converted.push({ d: r.d });
+    }
+    for (const [range, from] of [
+      ['1w', back(7)],
+      ['1m', back(30)],
+      ['6m', back(182)],
+      ['ytd', `${last.slice(0, 4)}-01-01`],
+      ['1y', back(365)],
+      ['5y', back(1826)],
+      ['10y', back(3652)],
+      ['max', FIRST],
+    ] as const) {
+      const body = await get({ range, currency: 'EUR', unit: 'gram' });
+      const want = converted.filter((p) => p.d >= from);
+      expect(
+        body.points.map((p) => p.d),
+        range,
+      ).toEqual(want.map((p) => p.d));
+      const [first, end] = [body.points[0].c!, body.points.at(-1)!.c!];
+      expect(body.period.change_pct, range).toBe(round((end / first - 1) * 100, 2));
+    }
+  });
+
   it('a reversed window, a future date, range with from: 400 {error, valid}', async () => {
     for (const q of ['from=2020-02-01&to=2020-01-01', 'to=2999-01-01', 'date=2999-01-01', 'range=1y&from=2020-01-01', 'group=day', 'range=7y']) {
       const { status, body } = await rest(q);
       expect(status, q).toBe(400);
       expect(body, q).toMatchObject({ error: expect.any(String), valid: expect.any(Array), data_state: expect.any(Object) });
+    }
+    expect((await rest('group=decade')).body).toMatchObject({ error: expect.stringContaining('decade'), valid: ['week', 'month', 'year'] });
+    expect((await rest('range=2w')).body.valid).toEqual(['1w', '1m', '3m', '6m', 'ytd', '1y', '2y', '5y', '10y', 'max']);
+  });
+});
+
+let cells: Promise<Map<string, number>> | null = null;
+/** The real workbook's Gold cell of every month, read by header text with the reader library alone (once per file). */
+function goldCells(): Promise<Map<string, number>> {
+  cells ??= rawSheet('Monthly Prices').then((sheet) => {
+    const col = sheet.find((r) => r.includes('Gold'))!.indexOf('Gold');
+    return new Map(
+      sheet.filter((r) => typeof r[0] === 'string' && /^\d{4}M\d{2}$/.test(r[0])).map((r) => [monthDay(r[0] as string), r[col] as number]),
+    );
+  });
+  return cells;
+}
+
+/** One year bar as this file computes it from the ungrouped points of the same request, and the unrounded closes behind them. */
+interface YearOf {
+  points: History['points'];
+  /** The whole series in the same currency and unit (ungrouped): where the year before's last close is. */
+  whole: History['points'];
+  /** A point's unrounded close (and open) in the answer's currency and unit, from the fixture's own numbers. */
+  raw: (p: History['points'][number]) => { o: number; c: number };
+  dp: number;
+  count: 'days' | 'months';
+}
+function expectedYears({ points, whole, raw, dp, count }: YearOf) {
+  const years = new Map<string, History['points']>();
+  for (const p of points) years.set(p.d.slice(0, 4), [...(years.get(p.d.slice(0, 4)) ?? []), p]);
+  return [...years].map(([year, ps]) => {
+    const first = ps[0];
+    const last = ps[ps.length - 1];
+    const before = whole.filter((p) => p.d.startsWith(`${Number(year) - 1}-`)).at(-1);
+    const rateDate = last.fx_d ?? last.d;
+    return {
+      d: first.d,
+      o: round(raw(first).o, dp),
+      c: last.c,
+      h: Math.max(...ps.map((p) => p.h ?? p.c!)),
+      l: Math.min(...ps.map((p) => p.l ?? p.c!)),
+      avg: round(ps.reduce((sum, p) => sum + raw(p).c, 0) / ps.length, dp),
+      [count]: ps.length,
+      change: before ? round(last.c! - before.c!, dp) : null,
+      change_pct: before ? round((last.c! / before.c! - 1) * 100, 2) : null,
+      ...(last.fx !== undefined ? { fx: last.fx, ...(rateDate !== first.d ? { fx_d: rateDate } : {}) } : {}),
+    };
+  });
+}
+
+describe('years (group=year)', () => {
+  const rowOf = new Map(rows.map((r) => [r.d, r]));
+  /** A futures point's unrounded open and close: the fixture's row × the rate the point carries, per unit. */
+  const futuresRaw = (unit: 'oz' | 'gram') => (p: History['points'][number]) => {
+    const r = rowOf.get(p.d)!;
+    const f = (v: number) => (unit === 'gram' ? (v * (p.fx ?? 1)) / GRAMS_PER_OZ : v * (p.fx ?? 1));
+    return { o: f(r.o), c: f(r.c) };
+  };
+
+  it('futures in USD per ounce and EUR per gram: each year from the ungrouped points, its change from the close of the year before', async () => {
+    for (const q of [
+      { range: 'max' },
+      { currency: 'EUR', unit: 'gram', from: '2012-05-15', to: '2015-03-31' },
+      { currency: 'EUR', range: 'max' },
+      // ISK has no rates from 2008-12-09 to 2018-02-01: no years between, and 2018 has no year before it (2008 has 2007's, before the window).
+      { currency: 'ISK', from: '2008-01-01', to: '2019-12-31' },
+    ] as Record<string, string>[]) {
+      const unit = (q.unit ?? 'oz') as 'oz' | 'gram';
+      const body = await get({ ...q, group: 'year' });
+      History.parse(body);
+      const points = (await get(q)).points;
+      const whole = (await get({ currency: q.currency ?? 'USD', unit, range: 'max' })).points;
+      expect(body, JSON.stringify(q)).toMatchObject({ interval: 'yearly', bars_of: 'daily', series: 'futures', count: body.points.length });
+      expect(body.points, JSON.stringify(q)).toEqual(
+        expectedYears({ points, whole, raw: futuresRaw(unit), dp: unit === 'gram' ? 4 : 2, count: 'days' }),
+      );
+    }
+    // The first year of the series has no year before; a window starting in May takes 2011's last close from before it.
+    const max = await get({ range: 'max', group: 'year' });
+    expect(max.points[0]).toMatchObject({ d: FIRST, change: null, change_pct: null });
+    const window = await get({ currency: 'EUR', unit: 'gram', from: '2012-05-15', to: '2015-03-31', group: 'year' });
+    expect(window.points.map((p) => p.d.slice(0, 4))).toEqual(['2012', '2013', '2014', '2015']);
+    expect(window.points[0].change).not.toBeNull();
+    const isk = await get({ currency: 'ISK', from: '2008-01-01', to: '2019-12-31', group: 'year' });
+    expect(isk.points.map((p) => [p.d.slice(0, 4), p.change === null])).toEqual([
+      ['2008', false],
+      ['2018', true],
+      ['2019', false],
+    ]);
+  });
+
+  it('CSV: the same bars, date,open,high,low,close,avg,days,change,change_pct (and fx,fx_d converted)', async () => {
+    for (const [query, header] of [
+      ['range=max&group=year', 'date,open,high,low,close,avg,days,change,change_pct'],
+      ['currency=EUR&unit=gram&from=2012-05-15&to=2015-03-31&group=year', 'date,open,high,low,close,avg,days,change,change_pct,fx,fx_d'],
+    ] as const) {
+      const res = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?${query}`));
+      const lines = (await res.text()).trim().split('\r\n');
+      expect(lines[0]).toBe(header);
+      const { body } = await rest(query);
+      const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+      expect(lines.slice(1)).toEqual(
+        body.points.map((p: Record<string, unknown>) =>
+          header
+            .split(',')
+            .map((h) => cell(p[h === 'date' ? 'd' : h === 'open' ? 'o' : h === 'close' ? 'c' : h === 'high' ? 'h' : h === 'low' ? 'l' : h]))
+            .join(','),
+        ),
+      );
+    }
+  });
+
+  it('the monthly series in USD and EUR: years of monthly averages, counted in months and labelled so; the daily and monthly years in one currency and unit', async () => {
+    const gold = await goldCells();
+    for (const currency of ['USD', 'EUR']) {
+      const q = { series: 'monthly', currency, range: 'max' };
+      const { status, body } = await rest(new URLSearchParams({ ...q, group: 'year' }).toString());
+      expect(status).toBe(200);
+      History.parse(body);
+      expect(body).toMatchObject({ series: 'monthly', interval: 'yearly', bars_of: 'monthly_averages' });
+      const points = (await get(q)).points;
+      const raw = (p: History['points'][number]) => ({ o: gold.get(p.d)! * (p.fx ?? 1), c: gold.get(p.d)! * (p.fx ?? 1) });
+      expect(body.points, currency).toEqual(expectedYears({ points, whole: points, raw, dp: 2, count: 'months' }));
+      // The workbook starts in 1960 (USD), EUR's rates in 2007: neither first year has one before it.
+      expect(body.points[0]).toMatchObject({ d: points[0].d, change: null });
+      expect(body.points.find((p: { d: string }) => p.d.startsWith('1980-'))?.months ?? 12).toBe(12);
+      const csv = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?${new URLSearchParams({ ...q, group: 'year' })}`));
+      expect((await csv.text()).split('\r\n')[0]).toBe(
+        `date,open,high,low,close,avg,months,change,change_pct${currency === 'EUR' ? ',fx,fx_d' : ''}`,
+      );
+    }
+    // A table of years in one currency and unit: the daily futures' years, and the monthly averages' before them.
+    const daily = await rest('currency=EUR&unit=gram&range=max&group=year');
+    const monthly = await rest('series=monthly&currency=EUR&unit=gram&to=2007-12-31&group=year');
+    for (const r of [daily, monthly]) expect(r.body).toMatchObject({ currency: 'EUR', unit: 'gram', interval: 'yearly' });
+    expect(monthly.body.bars_of).toBe('monthly_averages');
+    expect(monthly.body.points.at(-1).d.slice(0, 4)).toBe(daily.body.points[0].d.slice(0, 4));
+    // group=month on the monthly series changes nothing, as before.
+    expect((await rest('series=monthly&group=month')).body.points).toEqual((await rest('series=monthly')).body.points);
+  });
+
+  it('get_gold_history takes group=year and says each year, and that the monthly series’ years are made of monthly averages', async () => {
+    const server = lib.mcp.createGoldServer({ origin: 'http://t' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    type Result = { structuredContent: History; content: { text: string }[] };
+    try {
+      const args = { currency: 'INR', from: '2015-01-01', to: '2019-12-31', group: 'year' };
+      const result = (await client.callTool({ name: 'get_gold_history', arguments: args })) as Result;
+      const { body } = await rest(new URLSearchParams(args).toString());
+      expect(result.structuredContent.points).toEqual(body.points);
+      const text = result.content[0].text;
+      expect(text).toContain('5 years');
+      const y2016 = body.points.find((p: { d: string }) => p.d.startsWith('2016'));
+      expect(text).toContain(
+        `2016 ${y2016.c.toLocaleString('en-US', { maximumFractionDigits: 2 })}, avg ${y2016.avg.toLocaleString('en-US', { maximumFractionDigits: 2 })}`,
+      );
+      const monthly = (await client.callTool({
+        name: 'get_gold_history',
+        arguments: { series: 'monthly', group: 'year', to: '1999-12-31' },
+      })) as Result;
+      expect(monthly.structuredContent.bars_of).toBe('monthly_averages');
+      expect(monthly.content[0].text).toContain('each from monthly averages');
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
@@ -354,11 +554,7 @@ describe('windows', () => {
 describe('the monthly series', () => {
   it('in EUR at the route, from the real workbook: each month its Gold cell × the average of that month’s daily rates', async () => {
     // The fake serves the real 2026-07-02 workbook; its cells read here by header text with the reader library alone.
-    const sheet = await rawSheet('Monthly Prices');
-    const col = sheet.find((r) => r.includes('Gold'))!.indexOf('Gold');
-    const gold = new Map(
-      sheet.filter((r) => typeof r[0] === 'string' && /^\d{4}M\d{2}$/.test(r[0])).map((r) => [monthDay(r[0] as string), r[col] as number]),
-    );
+    const gold = await goldCells();
     const rates = ratesOf('EUR');
     const { status, body } = await rest('series=monthly&currency=EUR&range=max');
     expect(status).toBe(200);
@@ -379,7 +575,7 @@ describe('the monthly series', () => {
 
   it('palladium and group=week refused naming the valid values', async () => {
     expect((await rest('series=monthly&symbol=xpd')).body).toMatchObject({ valid: ['xau', 'xag', 'xpt'] });
-    expect((await rest('series=monthly&group=week')).body).toMatchObject({ valid: ['month'] });
+    expect((await rest('series=monthly&group=week')).body).toMatchObject({ valid: ['month', 'year'] });
   });
 });
 

@@ -235,7 +235,9 @@ describe('serving', () => {
       expect(body.data_state).toBeDefined();
     }
     expect((await json('/api/v1/history?series=spot&time=pm')).status).toBe(400);
-    expect((await json('/api/v1/history?series=london&group=week')).status).toBe(400);
+    const week = await json('/api/v1/history?series=london&group=week');
+    expect(week.status).toBe(400);
+    expect(week.body.valid).toEqual(['year']);
   });
 
   it('in another currency and unit, each value at the rate of its own day', async () => {
@@ -267,6 +269,24 @@ describe('serving', () => {
     const from = await london('xau', '&from=2026-04-15');
     expect(from.body.points.map((p: Json) => p.d)).toEqual(['2026-04-15']);
     expect(from.body.period).toMatchObject({ from: '2026-04-15', to: '2026-04-15', first: from.body.points[0].p });
+    // The values of 2026 as one year: first, last, extremes and average of the values, no year before them.
+    const year = await london('xau', '&group=year');
+    expect(year.status).toBe(200);
+    const values = all.map((p) => p.p as number);
+    expect(year.body).toMatchObject({ interval: 'yearly', bars_of: 'daily', count: 1 });
+    const [bar] = year.body.points as Json[];
+    expect(bar).toMatchObject({
+      d: all[0].d,
+      o: values[0],
+      c: values.at(-1),
+      h: Math.max(...values),
+      l: Math.min(...values),
+      days: values.length,
+      change: null,
+      change_pct: null,
+    });
+    // The average of the unrounded values, rounded once: within a cent of the average of the rounded ones.
+    expect(Math.abs((bar.avg as number) - values.reduce((s, v) => s + v, 0) / values.length)).toBeLessThanOrEqual(0.01);
   });
 
   it('CSV: date,price,time, and the fx columns when converted', async () => {

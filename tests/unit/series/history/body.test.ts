@@ -31,6 +31,10 @@ describe('history step 6: body', () => {
     expect(b.fx).toBeUndefined();
     expect(historyBody(parts({ group: 'week' })).interval).toBe('weekly');
     expect(historyBody(parts({ kind: 'monthly' })).interval).toBe('monthly');
+    // Grouped answers say what their bars are made of: the monthly series' years are monthly averages.
+    expect(historyBody(parts({ group: 'year' }))).toMatchObject({ interval: 'yearly', bars_of: 'daily' });
+    expect(historyBody(parts({ kind: 'monthly', group: 'year' }))).toMatchObject({ interval: 'yearly', bars_of: 'monthly_averages' });
+    expect(historyBody(parts()).bars_of).toBeUndefined();
   });
 
   it('a converted answer names its currency, unit and rates: from their first date, until an end, the points left out', () => {
