@@ -14,6 +14,21 @@ const SERIES_NAMES = {
   london: "London-time reference, computed from this service's spot",
 } as const;
 
+/**
+ * The most characters of JSON a history answer holds before the tool groups it (about 700 daily points in USD, fewer
+ * converted ones): the result carries it twice (the text block and `structuredContent`), and stays under 100,000
+ * characters and Claude Code's 25,000-token cap.
+ */
+const ANSWER_CHARS = 40_000;
+
+/** Each series' groupings, finest first, that the tool tries when an answer is too large (those the series takes). */
+const COARSER: Record<keyof typeof SERIES_NAMES, readonly ('week' | 'month' | 'year')[]> = {
+  futures: ['week', 'month', 'year'],
+  spot: ['week', 'month', 'year'],
+  monthly: ['year'],
+  london: ['year'],
+};
+
 export const getGoldHistory = tool({
   name: 'get_gold_history',
   title: 'Gold history in any currency and unit',
@@ -25,7 +40,8 @@ export const getGoldHistory = tool({
     "xau, xag, xpt since 1960. Window: range (default 1y) or from/to (YYYY-MM-DD); group week|month|year makes bars (year: each year's " +
     'first, last, high, low, average and change from the year before, e.g. "gold in INR each year since 2010"); date (YYYY-MM-DD) returns ' +
     'the last point on or before that day (e.g. "gold in INR on my birthday"). currency: ISO 4217 (default USD); unit: oz, gram, kg, tola, ' +
-    'tael, baht. data_state says if the series is stale.',
+    'tael, baht. data_state says if the series is stale. An answer too large for an agent (more than about 700 daily points) comes ' +
+    'grouped by week, month or year, the text saying so and giving the CSV URL of every point.',
   input: z
     .object({
       range: oneOf('range', HISTORY_RANGES)
@@ -51,25 +67,34 @@ export const getGoldHistory = tool({
     }),
   output: toolOutput(History),
   view: 'chart',
-  run: async ({ range, series, symbol, time, currency, unit, from, to, group, date }) => {
+  run: async ({ range, series, symbol, time, currency, unit, from, to, group, date }, ctx) => {
+    const window = { series, symbol, time, currency, unit, from, to, date, range: range ?? (from === undefined ? '1y' : undefined) };
     let body: Awaited<ReturnType<typeof getHistoryFor>>;
     try {
-      body = await getHistoryFor({
-        series,
-        symbol,
-        time,
-        currency,
-        unit,
-        from,
-        to,
-        group,
-        date,
-        range: range ?? (from === undefined ? '1y' : undefined),
-      });
+      body = await getHistoryFor({ ...window, group });
     } catch (err) {
       // A date before the first point is an ordinary answer: there is no figure for it.
       if (err instanceof ApiError && err.status === 404) return unavailable(err.message, err.extra.data_state as History['data_state']);
       throw err;
+    }
+    // An answer an agent cannot take whole (decisions §33: Claude Code refuses a tool result past 25,000 tokens) is
+    // grouped, as coarsely as it takes, and says so with where every point is.
+    let fitted = '';
+    if (!date && group === undefined && !isUnavailable(body)) {
+      const asked = body;
+      for (const coarser of COARSER[series]) {
+        if (JSON.stringify(body).length <= ANSWER_CHARS) break;
+        const grouped = await getHistoryFor({ ...window, group: coarser });
+        if (isUnavailable(grouped)) break;
+        body = grouped;
+        fitted = coarser;
+      }
+      if (fitted) {
+        const every = `${ctx.origin}/api/v1/history.csv?${new URLSearchParams(Object.entries(window).filter((e): e is [string, string] => typeof e[1] === 'string'))}`;
+        fitted =
+          ` Grouped by ${fitted} to fit an agent's answer: the ${asked.count} points of the window would pass about ` +
+          `${Math.round(ANSWER_CHARS / 1000)},000 characters of JSON; every point is at ${every} (CSV; the same query without .csv answers JSON).`;
+      }
     }
     if (isUnavailable(body)) return body;
     const metal = metalByIntraday(symbol);
@@ -115,7 +140,7 @@ export const getGoldHistory = tool({
     const count = body.interval === 'daily' ? 'days' : body.interval === 'yearly' ? 'years' : 'points';
     const summary =
       `${what}, ${p.from} to ${p.to}: ${body.count} ${count}; first ${f(p.first)}, last ${f(p.last)}${rate(last)}, ` +
-      `change ${f(p.change)} (${fmt(p.change_pct)}%), high ${f(p.high)}, low ${f(p.low)}.${years(body, f)} ${stats}`;
+      `change ${f(p.change)} (${fmt(p.change_pct)}%), high ${f(p.high)}, low ${f(p.low)}.${years(body, f)}${fitted} ${stats}`;
     return { body, summary };
   },
 });

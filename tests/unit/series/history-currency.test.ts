@@ -642,4 +642,39 @@ describe('CSV and MCP', () => {
       await server.close();
     }
   });
+
+  it('get_gold_history fits an agent: range=max is grouped under 100,000 characters, saying so and where every point is; a year is whole', async () => {
+    const server = lib.mcp.createGoldServer({ origin: 'http://t' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    type Answer = { structuredContent: History; content: { text: string }[] };
+    try {
+      for (const args of [{ range: 'max' }, { range: 'max', currency: 'EUR', unit: 'gram' }]) {
+        const result = (await client.callTool({ name: 'get_gold_history', arguments: args })) as Answer;
+        // The whole result as the client receives it: text, JSON and structuredContent.
+        expect(JSON.stringify(result).length, JSON.stringify(args)).toBeLessThan(100_000);
+        const got = result.structuredContent;
+        expect(['weekly', 'monthly'], JSON.stringify(args)).toContain(got.interval);
+        const group = got.interval === 'weekly' ? 'week' : 'month';
+        // The same bars REST gives for that grouping; the text says why and where the daily points are.
+        expect(got.points).toEqual((await rest(`${new URLSearchParams(args)}&group=${group}`)).body.points);
+        const daily = (await rest(new URLSearchParams(args).toString())).body;
+        expect(daily.count).toBe(rows.length);
+        const text = result.content[0].text;
+        expect(text).toContain(`Grouped by ${group} to fit an agent's answer: the ${daily.count} points of the window`);
+        // The URL it gives answers every daily point of the window.
+        const url = /every point is at (http:\/\/t\/api\/v1\/history\.csv\?\S+)/.exec(text)![1];
+        const csv = await (await lib.csvRoute.GET(new Request(url))).text();
+        expect(csv.trim().split('\n').length - 1).toBe(daily.count);
+      }
+      // A year of daily closes fits as it is.
+      const year = (await client.callTool({ name: 'get_gold_history', arguments: { range: '1y' } })) as Answer;
+      expect(year.structuredContent.interval).toBe('daily');
+      expect(year.content[0].text).not.toContain('Grouped by');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
