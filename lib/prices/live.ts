@@ -69,11 +69,14 @@ export async function priceEvent(read: LiveRead, currency: string, unit: Unit, n
     updated_at: new Date(now).toISOString(),
     metals,
     fx_rate: rate,
+    fx_stale: fx.state.status !== 'fresh',
+    fx_state: fx.state,
   };
 }
 
 /**
- * What makes an event new: its prices, changes, market and each state's status and `as_of`. Not the times
+ * What makes an event new: its prices, changes, market and each state's status and `as_of` (the FX table's too, so a
+ * rate that goes stale is told to the pages that show it). Not the times
  * that move by themselves (`updated_at`, `age_seconds`) nor whether this read or an earlier one fetched
  * the price (`source`), so an unchanged price sends nothing.
  */
@@ -85,6 +88,7 @@ export function eventKey(e: PriceEvent): string {
     e.ask,
     e.market,
     e.fx_rate,
+    state(e.fx_state),
     METALS.map((m) => [
       e.metals[m.id].usd_oz,
       e.metals[m.id].change,

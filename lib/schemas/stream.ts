@@ -73,6 +73,10 @@ export const PriceEvent = z
     updated_at: Timestamp.meta({ description: 'When this event was made' }),
     metals: perMetal(() => MetalLive).meta({ description: 'Each metal: its USD price, its change and its own data state' }),
     fx_rate: z.number().meta({ description: 'Units of `currency` per USD applied (spot’s `fx_rate`)' }),
+    fx_stale: z.boolean().meta({
+      description: 'As spot’s `fx_stale`: true when `fx_rate` comes from the last live FX table past its time or from the bundled snapshot',
+    }),
+    fx_state: DataState.meta({ description: 'The FX table’s own state (spot’s `groups.fx`): `source` `snapshot` for the bundled table' }),
   })
   .meta({
     description:

@@ -98,6 +98,32 @@ describe('the price stream in process', () => {
     await closeAll();
   });
 
+  it('an exchange rate going stale is pushed as spot says it (fx_stale, groups.fx), and its return to fresh', async () => {
+    const { sse } = await connect('?currency=JPY&unit=gram');
+    const first = PriceEvent.parse(JSON.parse((await sse!.next((b) => b.event === 'price')).data!));
+    expect(first.fx_stale).toBe(false);
+    expect(first.fx_state.status).toBe('fresh');
+    // The FX upstream goes down: once the table's time is past (CACHE_TTL_S 1), spot serves the last live table, stale,
+    // and the stream tells its clients without a price having changed.
+    fake.set('fx', { mode: 'refuse' });
+    try {
+      const stale = PriceEvent.parse(JSON.parse((await sse!.next((b) => b.event === 'price' && JSON.parse(b.data!).fx_stale, 15_000)).data!));
+      const s = await spotOf('currency=JPY&unit=gram');
+      expect(s.fx_stale).toBe(true);
+      expect(stale.fx_state).toMatchObject({ status: 'stale', as_of: s.groups.fx.as_of, source: s.groups.fx.source });
+      expect(stale.fx_rate).toBe(first.fx_rate);
+      expect(stale.price).toBe(first.price);
+    } finally {
+      fake.reset();
+    }
+    const back = await sse!.next(
+      (b) => b.event === 'price' && JSON.parse(b.data!).fx_state.status === 'fresh' && !JSON.parse(b.data!).fx_stale,
+      15_000,
+    );
+    expect(JSON.parse(back.data!).fx_rate).toBe(first.fx_rate);
+    await closeAll();
+  });
+
   it('a new upstream price is pushed to every client from one turn of the hub; quiet streams get a heartbeat', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect('?currency=USD')));
     for (const c of clients) await c.sse!.next((b) => b.event === 'price');
