@@ -32,7 +32,7 @@ export interface Figures {
   metals: Record<MetalId, { price: number | null; pct: number | null }>;
   /** Gold only: spot's `karats`. */
   karats: Record<KaratKey, number> | null;
-  /** Gold in a metric unit: each karat per 10 grams, rounded to the currency's cents as a price per tola is. */
+  /** Gold in a metric unit: each karat per 10 grams, rounded to 2 decimals as spot rounds a price per tola. */
   per10g: Record<KaratKey, number> | null;
   /** Gold's bid and ask of the quotes feed, in the page's currency and unit (as the stream converts them). */
   bid: number | null;
@@ -175,7 +175,7 @@ export type Texts = Record<string, string>;
 export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string): Texts {
   const { currency, unit } = f;
   const loc = w.locale;
-  const dp = priceDecimals(currency, unit);
+  const dp = priceDecimals(unit);
   const cash = (n: number | null, digits = dp) => (n === null ? '—' : money(n, currency, loc, digits));
   const out: Texts = {};
   out.price = f.price === null ? w.t.priceUnavailable : cash(f.price);
@@ -213,7 +213,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
   }
   for (const k of KARAT_KEYS) {
     if (f.karats) out[`k-${k}`] = cash(f.karats[k]);
-    if (f.per10g) out[`t-${k}`] = cash(f.per10g[k], priceDecimals(currency, 'oz'));
+    if (f.per10g) out[`t-${k}`] = cash(f.per10g[k], 2);
   }
   return out;
 }

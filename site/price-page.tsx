@@ -65,7 +65,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
   const image = `${origin}/og/${metal}/${currency.toLowerCase()}/${unit}.png`;
   const config: PageConfig = { metal, currency, unit, locale: loc, lang: w.lang, words: w, figures: f, usdOz: props.usdOz, path };
   const metric = unit === 'gram' || unit === 'kg';
-  const dp = priceDecimals(currency, unit);
+  const dp = priceDecimals(unit);
   const d = props.date;
   const hidden = { type: 'hidden' as const };
   return (
@@ -237,7 +237,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
           <p aria-live="polite" data-f="conv" data-v={props.converter.money ?? ''}>
             {props.converter.money === null
               ? w.t.noConversion
-              : `${number(props.converter.weight, loc, 4)} ${unitWord(w.t, props.converter.wunit, 'abbr')} = ${money(props.converter.money, currency, loc, priceDecimals(currency, 'oz'))}`}
+              : `${number(props.converter.weight, loc, 4)} ${unitWord(w.t, props.converter.wunit, 'abbr')} = ${money(props.converter.money, currency, loc)}`}
           </p>
         </section>
 

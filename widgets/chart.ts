@@ -110,7 +110,7 @@ export function rangeSeries(symbol: ChartSymbol, range: LineRange, covered: bool
     const d = inAsked ? drawn : USD_OZ;
     const label = lineLabel(over.line, t, d);
     if (isRate(symbol)) return { ...over, label, currency: d.currency, decimals: 4, rate: true };
-    return { ...over, label, currency: d.currency, decimals: priceDecimals(d.currency, d.unit) };
+    return { ...over, label, currency: d.currency, decimals: priceDecimals(d.unit) };
   };
   const asked = drawnQuery(drawn);
   if (range === '1d' && intraday) return priced({ url: `/api/v1/intraday?symbol=${intraday}&hours=24`, line: 'intraday' }, false);

@@ -49,7 +49,7 @@ export function resultText(o: Line, price: number, w: Words): string {
   const gold = !o.metal || o.metal === 'gold';
   const template = o.direction === 'money-to-gold' ? (gold ? w.t.buys : w.t.buysMetal) : gold ? w.t.worth : w.t.worthMetal;
   return fill(template, {
-    money: money(cash, o.currency, o.locale, priceDecimals(o.currency, 'oz')),
+    money: money(cash, o.currency, o.locale),
     weight: `${number(weight, o.locale, 4)} ${unitWord(w.t, o.unit, 'abbr')}`,
     ...what(o, w),
   });
@@ -60,7 +60,7 @@ export function rateText(o: Line, price: number, w: Words): string {
   return fill(!o.metal || o.metal === 'gold' ? w.t.rate : w.t.rateMetal, {
     n: number(1, o.locale, 0),
     unit: unitWord(w.t, o.unit, 'unit'),
-    money: money(price, o.currency, o.locale, priceDecimals(o.currency, o.unit)),
+    money: money(price, o.currency, o.locale, priceDecimals(o.unit)),
     ...what(o, w),
   });
 }

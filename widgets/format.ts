@@ -1,5 +1,5 @@
 import type { Strings } from './i18n';
-import type { Unit } from '../lib/reference/units';
+import { UNIT_LIST, type Unit } from '../lib/reference/units';
 
 // Formatting shared by the server render and the widget scripts, so both write the same text.
 
@@ -23,24 +23,13 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
   return format;
 }
 
-/** Each currency's own decimals, as Intl says them (asking builds an object each time: a page asks dozens of times). */
-const currencyDigits = new Map<string, number>();
-
-/** The currency's own decimals (USD 2, JPY 0, KWD 3), two more for a gram's small price. */
-export function priceDecimals(currency: string, unit: string): number {
-  let digits = currencyDigits.get(currency);
-  if (digits === undefined) {
-    digits = 2;
-    try {
-      digits = numberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      /* unknown to Intl: two decimals */
-    }
-    // Bounded: a query can name any code.
-    if (currencyDigits.size >= 500) currencyDigits.clear();
-    currencyDigits.set(currency, digits);
-  }
-  return unit === 'gram' ? digits + 2 : digits;
+/**
+ * Spot's decimals for a price per `unit` (its id or spot's label): gram 4, every other unit 2 (lib/reference/units.ts),
+ * in every currency. A price is shown exactly as spot serves it, never rounded again to the currency's own minor
+ * units (a yen per gram is ¥22,798.4018, as spot says, not ¥22,798.40).
+ */
+export function priceDecimals(unit: string): number {
+  return UNIT_LIST.find((u) => u.id === unit || u.label === unit)?.decimals ?? 2;
 }
 
 export function money(value: number, currency: string, locale: string, decimals = 2): string {

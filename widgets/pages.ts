@@ -70,7 +70,7 @@ export async function chartPage(q: URLSearchParams, origin: string): Promise<str
       label: first.label,
       latest,
       latestCurrency: currency,
-      latestDecimals: isRate(opts.symbol) ? 4 : priceDecimals(currency, drawn.unit),
+      latestDecimals: isRate(opts.symbol) ? 4 : priceDecimals(drawn.unit),
       state,
       origin,
       words: text,

@@ -79,7 +79,7 @@ export function changeText(
   const dir = c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'flat';
   const text = fill(w.t.sinceClose, {
     arrow: dir === 'up' ? '▲' : dir === 'down' ? '▼' : '▶',
-    change: signedMoney(c.change, currency, locale, priceDecimals(currency, unit)),
+    change: signedMoney(c.change, currency, locale, priceDecimals(unit)),
     pct: percent(c.change_pct, locale),
   });
   return { text, title: fill(w.t.changeTitle, { date: c.previous_close_date ?? '' }), dir };
@@ -100,7 +100,7 @@ export function renderPrice(v: PriceView): SafeHtml {
   const price = spot ? metalPrice(spot, metal, opts.unit) : null;
   return html`<main class="w" aria-label="${priceTitle(metal, t)}">
 <div class="h"><span>${metalName(metal, t)} · ${unitWord(t, opts.unit, 'per')}</span><span class="badge" data-f="badge"${badge ? '' : ' hidden'}>${badge}</span></div>
-<div class="big" data-f="price" aria-live="polite">${spot && price !== null ? money(price, spot.xau.currency, opts.locale, priceDecimals(spot.xau.currency, opts.unit)) : t.priceUnavailable}</div>
+<div class="big" data-f="price" aria-live="polite">${spot && price !== null ? money(price, spot.xau.currency, opts.locale, priceDecimals(opts.unit)) : t.priceUnavailable}</div>
 <div class="row"><span data-f="change" title="${change?.title ?? ''}" class="${change?.dir ?? ''}"${change === null ? ' hidden' : ''}>${change?.text ?? ''}</span></div>
 <div class="row">
 ${opts.silver ? html`<span>${t.silver} <b data-f="silver">${spot?.silver_usd_oz ? money(spot.silver_usd_oz, 'USD', opts.locale) : '—'}</b>${t.perOzShort}</span>` : ''}

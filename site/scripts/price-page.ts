@@ -2,7 +2,7 @@ import type { PriceEvent } from '../../lib/schemas/stream';
 import type { Spot } from '../../lib/schemas/spot';
 import { purity } from '../../lib/reference/karats';
 import { perUnit, type Unit } from '../../lib/reference/units';
-import { money, number, priceDecimals, unitWord } from '../../widgets/format';
+import { money, number, unitWord } from '../../widgets/format';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { poll } from '../../widgets/scripts/shared';
 import { figuresOfEvent, figuresOfSpot, textsOf, valuesOf, type Figures } from '../price-figures';
@@ -78,7 +78,7 @@ function convert() {
   if (from === 'weight') moneyIn.value = String(Math.round(m * 100) / 100);
   else weightIn.value = String(Math.round(w * 1e6) / 1e6);
   if (out) {
-    out.textContent = `${number(w, config.locale, 4)} ${unitWord(words.t, unitIn!.value as Unit, 'abbr')} = ${money(m, config.currency, config.locale, priceDecimals(config.currency, 'oz'))}`;
+    out.textContent = `${number(w, config.locale, 4)} ${unitWord(words.t, unitIn!.value as Unit, 'abbr')} = ${money(m, config.currency, config.locale)}`;
     out.dataset.v = String(m);
   }
 }

@@ -36,12 +36,11 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** The display rule of the widgets: the currency's own decimals, two more per gram. */
+/** The display rule of the widgets: spot's own decimals (gram 4, every other unit 2, decisions §3) in every currency (a yen too). */
 async function expectedPrice(frame: Frame, value: number, currency: string, locale: string, unit: string): Promise<string> {
   return frame.evaluate(
     ({ value, currency, locale, unit }) => {
-      const base = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-      const d = unit === 'gram' ? base + 2 : base;
+      const d = unit === 'gram' ? 4 : 2;
       return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: d, maximumFractionDigits: d }).format(value);
     },
     { value, currency, locale, unit },

@@ -49,7 +49,7 @@ function fresh() {
 /** Draws `s`; null: no price is held; undefined: the figures stay, only the state moves. */
 function draw(s?: Shown | null) {
   if (s) {
-    setText('price', s.price === null ? cfg.t.priceUnavailable : money(s.price, s.currency, cfg.locale, priceDecimals(s.currency, cfg.unit)));
+    setText('price', s.price === null ? cfg.t.priceUnavailable : money(s.price, s.currency, cfg.locale, priceDecimals(cfg.unit)));
     if (cfg.silver) setText('silver', s.silverUsd === null ? '—' : money(s.silverUsd, 'USD', cfg.locale));
     if (cfg.ratio) setText('ratio', s.ratio === null ? '—' : number(s.ratio, cfg.locale));
     const el = document.querySelector<HTMLElement>('[data-f="change"]');

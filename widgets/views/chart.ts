@@ -60,9 +60,7 @@ const dark = () => {
   return theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
 };
 const value = (v: number) =>
-  drawn && isRate(drawn.symbol)
-    ? number(v, reader.locale, 4)
-    : money(v, drawn?.currency ?? 'USD', reader.locale, priceDecimals(drawn?.currency ?? 'USD', drawn?.unit ?? 'oz'));
+  drawn && isRate(drawn.symbol) ? number(v, reader.locale, 4) : money(v, drawn?.currency ?? 'USD', reader.locale, priceDecimals(drawn?.unit ?? 'oz'));
 const when = (time: number) =>
   new Intl.DateTimeFormat(
     reader.locale,

@@ -35,10 +35,7 @@ function draw(): void {
   const unit: Unit = UNIT_LIST.find((u) => u.label === spot?.xau.unit)?.id ?? 'oz';
   setText('head', `${t.gold} · ${unitWord(t, unit, 'per')}`);
   const price = spot && metalPrice(spot, 'gold', unit);
-  setText(
-    'price',
-    spot && typeof price === 'number' ? money(price, spot.xau.currency, locale, priceDecimals(spot.xau.currency, unit)) : t.priceUnavailable,
-  );
+  setText('price', spot && typeof price === 'number' ? money(price, spot.xau.currency, locale, priceDecimals(unit)) : t.priceUnavailable);
   const change = changeLine(spot, 'gold', reader, locale, unit);
   const el = field('change');
   if (el) {

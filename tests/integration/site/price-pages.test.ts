@@ -19,8 +19,12 @@ const GRAMS = { oz: 31.1034768, gram: 1, kg: 1000, tola: 11.6638038, tael: 37.42
 const DECIMALS = { oz: 2, gram: 4, kg: 2, tola: 2, tael: 2, baht: 2 } as const;
 type U = keyof typeof GRAMS;
 const roundTo = (n: number, dp: number) => Math.round(n * 10 ** dp) / 10 ** dp;
-/** USD per troy ounce in `currency` per `unit` at spot's rate, rounded as spot rounds a price in that unit. */
-const inUnit = (usdOz: number, rate: number, unit: U) => roundTo(((usdOz * rate) / GRAMS.oz) * GRAMS[unit], DECIMALS[unit]);
+/**
+ * USD per troy ounce in `currency` per `unit` at spot's rate, rounded as spot rounds a price in that unit: a kilogram is
+ * 32.1507466 troy ounces (§3), which a price of hundreds of millions (won per kilogram) tells apart from 1000 ÷ 31.1034768.
+ */
+const inUnit = (usdOz: number, rate: number, unit: U) =>
+  roundTo(unit === 'kg' ? usdOz * rate * 32.1507466 : ((usdOz * rate) / GRAMS.oz) * GRAMS[unit], DECIMALS[unit]);
 
 interface Raw {
   status: number;
@@ -47,6 +51,17 @@ function figure(html: string, name: string): number | null {
   if (!m) throw new Error(`no figure ${name}`);
   return m[1] === '' ? null : Number(m[1]);
 }
+/** Every marked figure of a page: its name, its number (null for none) and the words it shows. */
+function figures(html: string): { name: string; v: number | null; text: string }[] {
+  return [...html.matchAll(/data-f="([\w-]+)" data-v="([^"]*)"[^>]*>([^<]*)</g)].map((m) => ({
+    name: m[1],
+    v: m[2] === '' ? null : Number(m[2]),
+    text: m[3].replace(/&amp;/g, '&'),
+  }));
+}
+/** The open.er-api.com table the fake serves: the rates every converted figure is checked with. */
+const FX = fixture('er-api-latest-USD.json').rates as Record<string, number>;
+
 const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 const h1 = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
 
@@ -123,6 +138,42 @@ describe('every figure is the API’s answer (decisions §27)', () => {
       );
     });
   }
+
+  it('the headline is spot’s figure to the last digit in JPY, KRW, EUR and INR, and every price on the page has spot’s decimals (§33)', async () => {
+    const SYMBOL = { JPY: '¥', KRW: '₩', EUR: '€', INR: '₹' } as const;
+    const PAGES: [currency: keyof typeof SYMBOL, unit: U][] = [
+      ['JPY', 'gram'],
+      ['KRW', 'kg'],
+      ['EUR', 'gram'],
+      ['INR', 'tola'],
+      ['JPY', 'oz'],
+    ];
+    for (const [currency, unit] of PAGES) {
+      const where = `${currency} ${unit}`;
+      const [page, spot] = await Promise.all([
+        raw(app, `/gold/${currency.toLowerCase()}/${unit}`),
+        app.json(`/api/v1/spot?currency=${currency}&unit=${unit}&compact=1`),
+      ]);
+      const html = utf8(page);
+      // The price from the served USD price and the fixture's rate, rounded as the spec says: the page's and spot's.
+      expect(spot.body.fx_rate, where).toBe(FX[currency]);
+      const expected = inUnit(spot.body.spot_usd_oz, FX[currency], unit);
+      expect(spot.body.xau.price, where).toBe(expected);
+      const headline = figures(html).find((f) => f.name === 'price')!;
+      expect(headline.v, where).toBe(expected);
+      // Written in the currency's sign with every decimal spot has (a yen per gram keeps its four).
+      expect(headline.text.startsWith(SYMBOL[currency]), `${where}: ${headline.text}`).toBe(true);
+      expect(headline.text.replace(/[^\d.]/g, ''), where).toBe(expected.toFixed(DECIMALS[unit]));
+      // Every other price figure too: the four metals, the karats, the previous close, the session, bid and ask, the
+      // change (its amount, the first number it writes); per 10 grams is a price of 2 decimals.
+      const prices = figures(html).filter((f) => f.v !== null && /^(price|m-\w+|k-\d+k|t-\d+k|prev|high|low|bid|ask|change)$/.test(f.name));
+      expect(prices.length, where).toBeGreaterThan(10);
+      for (const f of prices) {
+        const first = /[\d,]+(?:\.\d+)?/.exec(f.text)![0].replace(/,/g, '');
+        expect(first, `${where} ${f.name}: ${f.text}`).toBe(Math.abs(f.v!).toFixed(f.name.startsWith('t-') ? 2 : DECIMALS[unit]));
+      }
+    }
+  });
 
   it('the value on a date is the history endpoint’s for that day, naming its series and its own date, with the change since', async () => {
     for (const [currency, unit] of [

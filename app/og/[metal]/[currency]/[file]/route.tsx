@@ -31,7 +31,7 @@ async function image(req: Request, { params }: { params: Promise<{ metal: string
   }
   const code = currency.toUpperCase();
   const f = 'xau' in spot ? figuresOfSpot(spot, metal, unit) : null;
-  const dp = priceDecimals(code, unit);
+  const dp = priceDecimals(unit);
   const price = f?.price == null ? 'Price unavailable' : `${number(f.price, 'en-US', dp)} ${code}`;
   const change = f?.change
     ? `${f.change.change > 0 ? 'Up +' : f.change.change < 0 ? 'Down -' : 'Unchanged '}${number(Math.abs(f.change.change), 'en-US', dp)} (${f.change.pct > 0 ? '+' : f.change.pct < 0 ? '-' : ''}${number(Math.abs(f.change.pct), 'en-US', 2)}%) since the previous close`
