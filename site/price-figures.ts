@@ -40,6 +40,11 @@ export interface Figures {
   market: Market | null;
   /** Units of the currency per USD applied (spot's `fx_rate`). */
   fxRate: number | null;
+  /**
+   * The state of the FX table that rate is from (spot's `groups.fx`: stale for the last live table past its time, source
+   * `snapshot` for the bundled one); null in USD, which needs no rate.
+   */
+  fx: DataState | null;
 }
 
 const inUnit = (usdOz: number | null | undefined, rate: number, unit: Unit) =>
@@ -87,6 +92,7 @@ export function figuresOfSpot(spot: Spot, metal: MetalId, unit: Unit): Figures {
     ask: metal === 'gold' ? inUnit(spot.ask_usd_oz, rate, unit) : null,
     market: spot.market ?? null,
     fxRate: rate,
+    fx: spot.xau.currency === 'USD' ? null : spot.groups.fx,
   };
 }
 
@@ -128,6 +134,7 @@ export function figuresOfEvent(e: PriceEvent, before: Figures): Figures {
     ask: metal === 'gold' ? e.ask : null,
     market: e.market,
     fxRate: e.fx_rate,
+    fx: e.currency === 'USD' ? null : e.fx_state,
   };
 }
 
@@ -179,9 +186,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
   const cash = (n: number | null, digits = dp) => (n === null ? '—' : money(n, currency, loc, digits));
   const out: Texts = {};
   out.price = f.price === null ? w.t.priceUnavailable : cash(f.price);
-  const age = f.state.as_of ? Math.max(0, Math.floor((now - Date.parse(f.state.as_of)) / 1000)) : null;
-  out.state =
-    f.state.status === 'fresh' ? w.p.live : f.state.status === 'stale' && age !== null ? fill(w.t.stale, { time: ago(age, w.lang) }) : w.t.noPrice;
+  out.state = stateText(f, w, now);
   out['as-of'] = f.state.as_of ? fill(w.p.asOf, { time: when(f.state.as_of, loc, timeZone) }) : '';
   if (f.change) {
     const dir = f.change.change > 0 ? 'up' : f.change.change < 0 ? 'down' : 'flat';
@@ -216,6 +221,40 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
     if (f.per10g) out[`t-${k}`] = cash(f.per10g[k], 2);
   }
   return out;
+}
+
+/**
+ * How many characters the headline's text shows (its `--chars`, site/globals.css), the marks that steer its direction
+ * (zero width) left out: the headline's size shares its card's width among them, so the longest figure fits a phone.
+ */
+export function headlineChars(text: string): number {
+  return Math.max(1, text.replace(/\p{Cf}/gu, '').length);
+}
+
+/** Seconds from a state's `as_of` to `now` (ms); null when it has none. */
+const ageOf = (s: DataState, now: number) => (s.as_of ? Math.max(0, Math.floor((now - Date.parse(s.as_of)) / 1000)) : null);
+
+/** Whether the price is live: the metal's price fresh and, in a currency other than USD, the FX table too (spot's `fx_stale` false). */
+export const isLive = (f: Figures) => f.state.status === 'fresh' && (f.fx === null || f.fx.status === 'fresh');
+
+/**
+ * The freshness pill's words. "live" only when the price is ({@link isLive}); a fresh metal price converted at a rate
+ * that is not says so ("live in US dollars · exchange rate from 3 hours ago", or "… of 2 Jun 2026" for the bundled
+ * table), and a stale metal price says its age, with the rate's words when the rate is not fresh either.
+ */
+function stateText(f: Figures, w: PageWords, now: number): string {
+  if (f.state.status === 'unavailable') return w.t.noPrice;
+  const fxOld = f.fx !== null && f.fx.status !== 'fresh';
+  const age = ageOf(f.state, now);
+  const metal = f.state.status === 'fresh' ? (fxOld ? w.p.liveUsd : w.p.live) : fill(w.t.stale, { time: age === null ? '—' : ago(age, w.lang) });
+  if (!fxOld) return metal;
+  const fx = f.fx!;
+  const fxAge = ageOf(fx, now);
+  const rate =
+    fx.source === 'snapshot' || fxAge === null
+      ? fill(w.p.fxOf, { date: fx.as_of ? day(fx.as_of.slice(0, 10), w.locale) : '—' })
+      : fill(w.p.fxAgo, { time: ago(fxAge, w.lang) });
+  return `${metal} · ${rate}`;
 }
 
 /** Each figure's number for the `data-v` of its element: what tests and readers of the markup compare with the API. */

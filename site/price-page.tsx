@@ -1,5 +1,5 @@
 import Head from 'next/head';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { KARAT_KEYS, KARATS, purity } from '@/lib/reference/karats';
 import { METALS } from '@/lib/reference/metals';
 import { UNITS } from '@/lib/reference/units';
@@ -7,7 +7,7 @@ import { fill, money, number, percent, priceDecimals, share, signedMoney, unitWo
 import { html } from '@/widgets/html';
 import { LANGUAGES } from '@/widgets/i18n';
 import { LANGUAGE_NAMES, pagePath } from './price-choice';
-import { day, textsOf, valuesOf } from './price-figures';
+import { day, headlineChars, isLive, textsOf, valuesOf } from './price-figures';
 import type { PricePageProps } from './price-page-data';
 import { PageHead } from './layout';
 import { PageScript } from './page-script';
@@ -93,11 +93,12 @@ export function PricePage(props: PricePageProps & { range: string }) {
       <article className="pp" data-metal={metal} data-currency={currency} data-unit={unit}>
         <h1>{fill(w.p.h1, { metal: metalWord, currency, unit: unitName })}</h1>
         <section className="card pp-now" aria-labelledby="pp-price">
-          <p className="price" id="pp-price" style={{ margin: '0 0 4px' }}>
+          {/* Its size fits its card from the server on: the script rewrites `--chars` with the text (site/globals.css). */}
+          <p className="price" id="pp-price" style={{ margin: '0 0 4px', '--chars': headlineChars(priceText) } as CSSProperties}>
             {fig('price')}
           </p>
           <p style={{ margin: 0 }}>
-            {fig('state', f?.state.status === 'fresh' ? 'pill' : 'badge')} {fig('as-of', 'muted')}
+            {fig('state', f && isLive(f) ? 'pill' : 'badge')} {fig('as-of', 'muted')}
           </p>
           <p style={{ margin: '6px 0' }}>
             <span data-f="change" data-v={values.change ?? ''} data-pct={values['change-pct'] ?? ''} className={texts['change-dir'] ?? 'flat'}>

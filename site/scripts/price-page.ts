@@ -5,7 +5,7 @@ import { perUnit, type Unit } from '../../lib/reference/units';
 import { money, number, unitWord } from '../../widgets/format';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { poll } from '../../widgets/scripts/shared';
-import { figuresOfEvent, figuresOfSpot, textsOf, valuesOf, type Figures } from '../price-figures';
+import { figuresOfEvent, figuresOfSpot, headlineChars, isLive, textsOf, valuesOf, type Figures } from '../price-figures';
 import type { PageConfig } from '../price-page';
 
 // A price page's behaviour (decisions §27): every figure follows the price stream (one per page, shared with any
@@ -21,9 +21,11 @@ const unit = config.unit as Unit;
 let figures: Figures | null = config.figures;
 
 const marked = (name: string) => document.querySelectorAll<HTMLElement>(`[data-f="${name}"]`);
+const headline = document.getElementById('pp-price');
 
 /** What the figures' words say, a stale price's age and the time zone aside: equal keys, equal words. */
-const keyOf = (f: Figures) => JSON.stringify([valuesOf(f), f.state.status, f.state.as_of, f.change?.previousCloseDate, f.market]);
+const keyOf = (f: Figures) =>
+  JSON.stringify([valuesOf(f), f.state.status, f.state.as_of, f.fx?.status, f.fx?.as_of, f.fx?.source, f.change?.previousCloseDate, f.market]);
 /** The key of what the page shows: at first the server's figures, written in UTC (naming it). */
 let shown = figures ? keyOf(figures) : '';
 
@@ -48,7 +50,9 @@ function show(f: Figures, force = false) {
     el.className = texts['change-dir'];
     el.dataset.pct = values['change-pct'] === null ? '' : String(values['change-pct']);
   }
-  for (const el of marked('state')) el.className = f.state.status === 'fresh' ? 'pill' : 'badge';
+  for (const el of marked('state')) el.className = isLive(f) ? 'pill' : 'badge';
+  // The headline's size follows its length (site/globals.css); its line's height does not, so nothing moves.
+  headline?.style.setProperty('--chars', String(headlineChars(texts.price)));
   convert();
 }
 
@@ -132,9 +136,9 @@ const stream = pollOnly()
     );
 if (stream) {
   stream.open();
-  // A stale price's age keeps counting between events.
+  // A stale price's age, or its rate's, keeps counting between events.
   setInterval(() => {
-    if (last && figures?.state.status === 'stale') show(figures, true);
+    if (last && figures && figures.state.status !== 'unavailable' && !isLive(figures)) show(figures, true);
   }, 1000);
 } else polling();
 

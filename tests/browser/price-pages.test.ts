@@ -93,6 +93,65 @@ describe('live', () => {
   });
 });
 
+describe('an exchange rate that goes stale', () => {
+  it('the pill stops saying live as soon as the stream says the rate is stale, and says how old it is; live again when it returns', async () => {
+    const page = await newPage();
+    const seen = watch(page);
+    await page.goto(`${app.url}/gold/eur/gram`);
+    const pill = async () => ({ text: await page.textContent('[data-f="state"]'), className: await page.getAttribute('[data-f="state"]', 'class') });
+    await expect.poll(pill).toEqual({ text: 'live', className: 'pill' });
+    // The FX upstream goes down: past the table's time (CACHE_TTL_S 1) spot serves the last live table, stale. Its age
+    // is counted from the table's own time (the recorded body's, months before this run).
+    fake.set('fx', { mode: 'refuse' });
+    try {
+      const spot = () => app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1');
+      await expect.poll(async () => (await spot()).body.fx_stale, { timeout: 20_000 }).toBe(true);
+      const asOf = Date.parse((await spot()).body.groups.fx.as_of);
+      const days = () => Math.floor((Date.now() - asOf) / 86_400_000);
+      await expect
+        .poll(async () => ({ ...(await pill()), days: days() }), { timeout: 20_000 })
+        .toEqual({ text: `live in US dollars · exchange rate from ${days()} days ago`, className: 'badge', days: days() });
+    } finally {
+      fake.set('fx', { mode: 'ok' });
+    }
+    await expect.poll(pill, { timeout: 20_000 }).toEqual({ text: 'live', className: 'pill' });
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('on a 360 px phone', () => {
+  it('the whole headline is inside its card, on one line, in a billion dong, rupiah or a million won per kilogram and in Arabic; no sideways scroll', async () => {
+    const page = await newPage({ viewport: { width: 360, height: 740 } });
+    for (const path of ['/gold/vnd/kg', '/gold/idr/kg', '/gold/krw/kg', '/gold/aed/kg?lang=ar', '/gold/eur/gram']) {
+      await page.goto(app.url + path);
+      const box = await page.evaluate(() => {
+        const card = document.querySelector('.pp-now')!.getBoundingClientRect();
+        const text = document.querySelector('#pp-price [data-f="price"]')!;
+        // One box per direction run (Arabic has two or three), all on one line: their tops are one.
+        const lines = new Set([...text.getClientRects()].map((b) => Math.round(b.top)));
+        const r = text.getBoundingClientRect();
+        return {
+          card: { left: card.left, right: card.right },
+          text: { left: r.left, right: r.right },
+          lines: lines.size,
+          size: parseFloat(getComputedStyle(document.getElementById('pp-price')!).fontSize),
+          price: text.textContent,
+          scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      expect(box.price, path).toMatch(/\d/);
+      expect(box.text.left, `${path}: ${box.price}`).toBeGreaterThanOrEqual(box.card.left);
+      expect(box.text.right, `${path}: ${box.price}`).toBeLessThanOrEqual(box.card.right);
+      expect(box.lines, path).toBe(1);
+      expect(box.scroll, path).toBeLessThanOrEqual(0);
+      // A long figure is smaller than the 3.2rem a short one gets; never clipped (the card does not hide what overflows).
+      if (path.includes('/kg')) expect(box.size, path).toBeLessThan(3.2 * 16);
+    }
+    await page.close();
+  });
+});
+
 describe('times', () => {
   it('once the reader uses the page, its times are in the reader’s own zone (the server writes UTC, naming it)', async () => {
     const context = await browser.newContext({ timezoneId: 'Asia/Tokyo' });

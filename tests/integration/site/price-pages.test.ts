@@ -59,8 +59,16 @@ function figures(html: string): { name: string; v: number | null; text: string }
     text: m[3].replace(/&amp;/g, '&'),
   }));
 }
+/** The pill's words and its class (`pill` only when the price is live). */
+function pill(html: string): { text: string; className: string } {
+  const m = /<span data-f="state" data-v="" class="(\w+)">([^<]*)</.exec(html);
+  if (!m) throw new Error('no pill');
+  return { className: m[1], text: m[2] };
+}
 /** The open.er-api.com table the fake serves: the rates every converted figure is checked with. */
 const FX = fixture('er-api-latest-USD.json').rates as Record<string, number>;
+/** A date as the English page writes it (medium, UTC). */
+const enDay = (iso: string) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
 
 const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 const h1 = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
@@ -76,6 +84,33 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await fake?.close();
+});
+
+// First in the file, before anything reads the FX table: this app has never had one from the upstream.
+describe('an exchange rate that is not live is not called live (decisions §33)', () => {
+  it('FX never read: the bundled table, said with its date; USD is live; the upstream back, the rate is live again', async () => {
+    fake.set('fx', { mode: 'refuse' });
+    try {
+      const [eur, usd, spot] = await Promise.all([
+        raw(app, '/gold/eur/gram'),
+        raw(app, '/gold/usd/oz'),
+        app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1'),
+      ]);
+      // What spot says: the bundled snapshot, stale.
+      expect(spot.body.fx_stale).toBe(true);
+      expect(spot.body.groups.fx).toMatchObject({ status: 'stale', source: 'snapshot' });
+      expect(spot.body.data_state.status).toBe('fresh');
+      // The page says it: gold's price is live in dollars, the rate is the bundled table's, named by its date.
+      expect(pill(utf8(eur))).toEqual({ className: 'badge', text: `live in US dollars · exchange rate of ${enDay(spot.body.groups.fx.as_of)}` });
+      expect(figure(utf8(eur), 'price')).toBe(spot.body.xau.price);
+      // In dollars no rate is needed: live.
+      expect(pill(utf8(usd))).toEqual({ className: 'pill', text: 'live' });
+    } finally {
+      fake.set('fx', { mode: 'ok' });
+    }
+    await expect.poll(async () => (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body.fx_stale).toBe(false);
+    expect(pill(utf8(await raw(app, '/gold/eur/gram')))).toEqual({ className: 'pill', text: 'live' });
+  });
 });
 
 describe('every figure is the API’s answer (decisions §27)', () => {

@@ -37,7 +37,16 @@ async function image(req: Request, { params }: { params: Promise<{ metal: string
     ? `${f.change.change > 0 ? 'Up +' : f.change.change < 0 ? 'Down -' : 'Unchanged '}${number(Math.abs(f.change.change), 'en-US', dp)} (${f.change.pct > 0 ? '+' : f.change.pct < 0 ? '-' : ''}${number(Math.abs(f.change.pct), 'en-US', 2)}%) since the previous close`
     : '';
   const state = f?.state ?? spot.data_state;
-  const fresh = state.status === 'fresh' ? 'Live spot price' : state.status === 'stale' ? 'Stale: the last real price' : 'No price received yet';
+  // A rate that is not live (spot's `fx_stale`: the last live table past its time, or the bundled one) is named by its date.
+  const rate = f?.fx && f.fx.status !== 'fresh' ? `; exchange rate of ${f.fx.as_of?.slice(0, 10) ?? 'an unknown date'}` : '';
+  const fresh =
+    state.status === 'fresh'
+      ? rate
+        ? `Live spot price in USD${rate}`
+        : 'Live spot price'
+      : state.status === 'stale'
+        ? `Stale: the last real price${rate}`
+        : 'No price received yet';
   const time = state.as_of ? `${new Date(state.as_of).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
   const colour = f?.change ? (f.change.change > 0 ? '#137a3a' : f.change.change < 0 ? '#b3261e' : '#1d1a12') : '#1d1a12';
   const res = new ImageResponse(
