@@ -133,6 +133,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
           data-lang={w.lang}
           data-range={props.range}
           data-plan={JSON.stringify(props.chartPlan)}
+          data-fx-rate={f?.fxRate ?? ''}
           aria-label={fill(w.t.chartTitle, { name: metalWord })}
         >
           <noscript>

@@ -88,6 +88,11 @@ export interface RangeSeries {
   rate?: true;
   /** The first date drawn: a series answered whole (before the history endpoint took `from`) is cut there. */
   from?: string;
+  /**
+   * The points come in USD per troy ounce (the recorded 2-minute series) and are drawn in `currency` per this unit at the
+   * rate spot uses now, each rounded as spot rounds a price (intradayAtRateNow).
+   */
+  atRateNow?: { unit: Unit };
 }
 
 /** What a chart of a metal is drawn in: the currency and unit asked (checked by the headline's spot answer). */
@@ -117,7 +122,10 @@ export function rangeSeries(symbol: ChartSymbol, range: LineRange, covered: bool
   if (range === 'max') {
     const monthly = MONTHLY_SYMBOL[symbol];
     if (monthly) return priced({ url: `/api/v1/history?series=monthly&symbol=${monthly}${asked}`, line: 'monthly' }, true);
-    // A metal the monthly series lacks (palladium): its longest daily series, the futures' daily bars since they began.
+    // A metal the monthly series lacks (palladium): its longest daily series. In another currency or unit that is its
+    // daily spot bars, which the history endpoint converts at each point's own date's rate (the futures' bars are USD per
+    // troy ounce only); in USD per troy ounce, the futures' daily bars since they began.
+    if (intraday && asked) return priced({ url: `/api/v1/history?series=spot&symbol=${intraday}${asked}`, line: 'spot' }, true);
     return priced({ url: `/api/v1/chart?symbol=${symbol}&range=max&interval=${metal ? '1d' : '1mo'}`, line: metal ? 'futures' : 'asset' }, false);
   }
   if (range !== '1d' && intraday) {
@@ -129,6 +137,22 @@ export function rangeSeries(symbol: ChartSymbol, range: LineRange, covered: bool
   }
   const interval = { '1d': '5m', '5d': '15m', '1mo': '90m', '3mo': '1d', '6mo': '1d', '1y': '1d', '5y': '1wk', '10y': '1wk' }[range];
   return priced({ url: `/api/v1/chart?symbol=${symbol}&range=${range}&interval=${interval}`, line: metal ? 'futures' : 'asset' }, false);
+}
+
+/**
+ * A price page's 1D line in the page's currency and unit (decisions §33): the recorded 2-minute series is USD per troy
+ * ounce, so the page converts its points at the rate spot uses now (the page's live `fx_rate`), and the label says so.
+ * Any other line, or a page in USD per troy ounce, is drawn as it comes.
+ */
+export function intradayAtRateNow(s: RangeSeries, drawn: DrawnIn, t: Strings): RangeSeries {
+  if (s.line !== 'intraday' || !drawnQuery(drawn)) return s;
+  return {
+    ...s,
+    label: `${lineLabel('intraday', t, drawn)} ${t.atRateNow}`,
+    currency: drawn.currency,
+    decimals: priceDecimals(drawn.unit),
+    atRateNow: { unit: drawn.unit },
+  };
 }
 
 const LINE_KEY = { intraday: 'lineIntraday', spot: 'lineSpot', futures: 'lineFutures', monthly: 'lineMonthly' } as const satisfies Record<

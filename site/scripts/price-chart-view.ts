@@ -2,8 +2,8 @@ import type { Chart } from '@/lib/schemas/chart';
 import type { History } from '@/lib/schemas/history';
 import type { Intraday } from '@/lib/schemas/intraday';
 import { METAL_IDS, type MetalId } from '@/lib/reference/metals';
-import { UNITS, type Unit } from '@/lib/reference/units';
-import { RANGE_KEY, rangeSeries } from '@/widgets/chart';
+import { perUnit, round, UNIT_DECIMALS, UNITS, type Unit } from '@/lib/reference/units';
+import { intradayAtRateNow, RANGE_KEY, rangeSeries } from '@/widgets/chart';
 import { fill, money, number } from '@/widgets/format';
 import { textFor } from '@/widgets/i18n';
 import { PRICE_CHART_RANGES, type PriceChartRange } from '@/widgets/kinds';
@@ -65,12 +65,27 @@ function planOf(section: HTMLElement, page: ReturnType<typeof sectionPage>): Pri
   const today = new Date().toISOString().slice(0, 10);
   const t = textFor(page.lang).t;
   const drawn = { currency: page.currency, unit: page.unit };
-  const series = Object.fromEntries(PRICE_CHART_RANGES.map((r) => [r, rangeSeries(METAL_SYMBOL[page.metal], r, false, today, drawn, t)]));
+  const series = Object.fromEntries(
+    PRICE_CHART_RANGES.map((r) => [r, intradayAtRateNow(rangeSeries(METAL_SYMBOL[page.metal], r, false, today, drawn, t), drawn, t)]),
+  );
   return { series } as PriceChartPlan;
 }
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}) =>
   Object.assign(document.createElement(tag), props);
+
+/**
+ * The points of a line that comes in USD per troy ounce (`atRateNow`) in the page's currency and unit, at the rate spot
+ * uses now: the page's own `fx_rate`, which the page writes in the section's `data-fx-rate` and its script keeps live.
+ * Each rounded as spot rounds a price in that unit. Null when the page has no rate (no price was ever seen).
+ */
+function atRate(points: LinePoint[], s: PriceChartPlan['series'][PriceChartRange], section: HTMLElement): LinePoint[] | null {
+  if (!s.atRateNow) return points;
+  const rate = Number(section.dataset.fxRate);
+  if (!(rate > 0)) return null;
+  const { unit } = s.atRateNow;
+  return points.map((p) => ({ time: p.time, value: round(perUnit(p.value * rate, unit), UNIT_DECIMALS[unit]) }));
+}
 
 /** Mounts the chart into `section` (the price page's `<section id="chart" data-metal data-currency data-unit data-lang data-range>`); once. */
 export function mountPriceChart(section: HTMLElement): void {
@@ -163,7 +178,10 @@ export function mountPriceChart(section: HTMLElement): void {
   function show(status: number, body: Answer<Intraday | Chart | History>, drawing: PriceChartRange) {
     // An answer for a range no longer shown: the one picked since is being fetched, and is drawn when it comes.
     if (drawing !== range) return;
-    if (status !== 200 || !('points' in body)) {
+    // A line in USD per troy ounce is drawn at the page's rate: without one (no price ever seen), nothing can be drawn.
+    const answered =
+      status === 200 && 'points' in body ? atRate(linePoints(body.points, plan.series[drawing].from), plan.series[drawing], section) : null;
+    if (!answered) {
       points = [];
       drawPoints(drawing);
       change.textContent = '';
@@ -174,7 +192,7 @@ export function mountPriceChart(section: HTMLElement): void {
     }
     plot.removeAttribute('role');
     plot.removeAttribute('aria-label');
-    points = linePoints(body.points, plan.series[drawing].from);
+    points = answered;
     // Placed by time: a hole in the series is a gap (line-frame.ts).
     drawPoints(drawing);
     change.textContent = changeWords(points, drawing, locale, t);

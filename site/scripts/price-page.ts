@@ -22,6 +22,7 @@ let figures: Figures | null = config.figures;
 
 const marked = (name: string) => document.querySelectorAll<HTMLElement>(`[data-f="${name}"]`);
 const headline = document.getElementById('pp-price');
+const chart = document.getElementById('chart');
 
 /** What the figures' words say, a stale price's age and the time zone aside: equal keys, equal words. */
 const keyOf = (f: Figures) =>
@@ -53,6 +54,8 @@ function show(f: Figures, force = false) {
   for (const el of marked('state')) el.className = isLive(f) ? 'pill' : 'badge';
   // The headline's size follows its length (site/globals.css); its line's height does not, so nothing moves.
   headline?.style.setProperty('--chars', String(headlineChars(texts.price)));
+  // The chart draws its 1D line at the rate spot uses now.
+  if (chart && f.fxRate !== null) chart.dataset.fxRate = String(f.fxRate);
   convert();
 }
 

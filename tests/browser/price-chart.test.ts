@@ -28,6 +28,8 @@ let fake: FakeUpstream;
 let app: App;
 let browser: Browser;
 let script: string;
+/** Spot's euros per dollar, which the page writes on the chart's section for its 1D line (`data-fx-rate`). */
+let rate: number;
 
 beforeAll(async () => {
   fake = await FakeUpstream.start();
@@ -38,6 +40,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'widgets/manifest.json'), 'utf8')) as Record<string, string>;
   script = manifest['price-chart'];
+  rate = (await app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')).body.fx_rate;
 });
 afterAll(async () => {
   await releaseBrowser(browser);
@@ -45,24 +48,34 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** A page of the app's origin holding the chart's section (EUR per gram of gold, in English, 1Y unless the URL says), with the server's plan when given. */
-function pageHtml(above = 0, plan?: object): string {
+/**
+ * A page of the app's origin holding the chart's section (EUR per gram of gold, in English, 1Y unless the URL says), with
+ * the server's plan when given, and spot's rate unless the page has none (`fxRate` null: no price was ever seen).
+ */
+function pageHtml(above = 0, plan?: object, fxRate: number | null = rate): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gold price in EUR per gram</title>
 <meta name="viewport" content="width=device-width"><style>body{margin:0;font:16px system-ui;background:#fffdf7;color:#1d1a12}main{max-width:760px;margin:0 auto;padding:8px}</style></head>
 <body><main><h1>Gold price in euros per gram</h1><div style="height:${above}px"></div>
-<section id="chart" data-metal="gold" data-currency="EUR" data-unit="gram" data-lang="en" data-range="1y"${plan ? ` data-plan='${JSON.stringify(plan)}'` : ''} style="height:420px" aria-label="Chart"><p>Chart</p></section>
+<section id="chart" data-metal="gold" data-currency="EUR" data-unit="gram" data-lang="en" data-range="1y"${plan ? ` data-plan='${JSON.stringify(plan)}'` : ''}${fxRate === null ? '' : ` data-fx-rate="${fxRate}"`} style="height:420px" aria-label="Chart"><p>Chart</p></section>
 <p id="after">After the chart</p></main>
 <script type="module" src="${script}"></script></body></html>`;
 }
 
 /** Opens the page at `query` with its clock at NOW; records every request it makes. */
-async function openPage(query = '', above = 0, plan?: object): Promise<{ page: Page; requests: string[]; seen: ReturnType<typeof watch> }> {
+async function openPage(
+  query = '',
+  above = 0,
+  plan?: object,
+  fxRate?: number | null,
+): Promise<{ page: Page; requests: string[]; seen: ReturnType<typeof watch> }> {
   const page = await browser.newPage({ viewport: { width: 800, height: 700 } });
   await page.clock.setFixedTime(NOW);
   const seen = watch(page);
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.route(`${app.url}/gold/eur/gram*`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: pageHtml(above, plan) }));
+  await page.route(`${app.url}/gold/eur/gram*`, (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: pageHtml(above, plan, fxRate) }),
+  );
   await page.goto(`${app.url}/gold/eur/gram${query}`);
   return { page, requests, seen };
 }
@@ -99,9 +112,9 @@ describe('the price pages’ chart', () => {
       const asked = api();
       const caption = await text(page, '.pc-caption');
       if (range === '1d') {
-        // The recorded 2-minute series is USD per troy ounce only: drawn so, and the caption says so.
+        // The recorded 2-minute series is USD per troy ounce: drawn in euros per gram at the page's rate, and said so.
         expect(asked).toContain('/api/v1/intraday?symbol=xau&hours=24');
-        expect(caption).toBe(`${t.lineIntraday} · USD/${t.abbrOz}`);
+        expect(caption).toBe(`${t.lineIntraday} · EUR/${t.abbrGram} at the current exchange rate`);
         continue;
       }
       if (range === 'max') {
@@ -125,6 +138,15 @@ describe('the price pages’ chart', () => {
     expect(api().filter((u) => u.startsWith('/api/v1/history') && !u.includes('from=') && !u.includes('series=monthly'))).toEqual([]);
     expect(seen.errors).toEqual([]);
     expect(seen.failed).toEqual([]);
+    await page.close();
+  });
+
+  it('1D on a page with no rate (no price ever seen): nothing drawn in dollars under a euro caption, the chart says it is unavailable', async () => {
+    const { page, seen } = await openPage('?range=1d', 0, undefined, null);
+    await expect.poll(() => text(page, '.pc-cross'), { timeout: 20_000 }).toBe(t.chartUnavailable);
+    expect(await drawn(page)).toBeNull();
+    expect(await page.getAttribute('#chart .pc-plot', 'role')).toBe('status');
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 

@@ -18,6 +18,12 @@ import { realChartHandler } from '../support/yahoo';
 // chart mounts when scrolled to and draws each range's series (its details: price-chart.test.ts).
 
 const gold = fixture(PRIMARY_FIXTURE.XAU);
+const CRON_SECRET = 'price-pages-cron';
+/** Grams in a troy ounce (decisions §3): the test's own arithmetic of a price per gram. */
+const GRAMS_PER_OZ = 31.1034768;
+const roundTo = (n: number, dp: number) => Math.round(n * 10 ** dp) / 10 ** dp;
+/** The digits of a price as a page writes it ("€1,234.5678" → "1234.5678"). */
+const digits = (text: string | null) => (text ?? '').replace(/[^\d.]/g, '');
 
 let fake: FakeUpstream;
 let app: App;
@@ -31,7 +37,18 @@ beforeAll(async () => {
   fake.onChart(realChartHandler());
   const dataDir = await dataDirWithBars(['2026-04-15']);
   // Alerts may be created for a subscription on this machine (no push service is reachable from the tests).
-  app = await App.start({ env: { ...fake.env(), ...marketClockAt(OPEN_DAY), CACHE_TTL_S: '1', ALERT_TARGETS_ALLOW: '127.0.0.1' }, dataDir });
+  // The 2-minute series is recorded on demand through the cron route, a bucket a second (the chart's 1D).
+  app = await App.start({
+    env: {
+      ...fake.env(),
+      ...marketClockAt(OPEN_DAY),
+      CACHE_TTL_S: '1',
+      ALERT_TARGETS_ALLOW: '127.0.0.1',
+      CRON_SECRET,
+      SAMPLE_INTERVAL_S: '1',
+    },
+    dataDir,
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -288,8 +305,8 @@ describe('the chart', () => {
     await page.click('#chart button[data-range="1d"]');
     await expect.poll(() => drawn(page)).toBe('1d');
     expect(asked.at(-1)).toBe('/api/v1/intraday?symbol=xau&hours=24');
-    // The recorded 2-minute series is in dollars per troy ounce only, and says so.
-    expect(await page.textContent('#chart .pc-caption')).toBe(`${t.lineIntraday} · USD/${t.abbrOz}`);
+    // The recorded 2-minute series (dollars per troy ounce) is drawn in the page's currency and unit, saying at what rate.
+    expect(await page.textContent('#chart .pc-caption')).toBe(`${t.lineIntraday} · EUR/${t.abbrGram} at the current exchange rate`);
 
     await page.click('#chart button[data-range="max"]');
     await expect.poll(() => drawn(page)).toBe('max');
@@ -301,6 +318,36 @@ describe('the chart', () => {
     expect(new URL(page.url()).searchParams.get('range')).toBe('max');
     expect(seen.errors).toEqual([]);
     expect(seen.failed.filter((f) => !f.includes('/api/v1/stream'))).toEqual([]);
+    await page.close();
+  });
+
+  it('1D in euros per gram: each recorded sample at the rate spot uses now, per gram, rounded as spot rounds it', async () => {
+    // Samples of at least two prices, recorded by the cron route (a bucket a second) as the upstream's price moves.
+    const prices = async () => new Set((await app.json('/api/v1/intraday?symbol=xau&hours=24')).body.points.map((p: { p: number }) => p.p)).size;
+    await expect
+      .poll(
+        async () => {
+          newPrice();
+          await app.get('/api/cron/sample', { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+          return prices();
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    const page = await newPage();
+    await page.goto(`${app.url}/gold/eur/gram?range=1d`);
+    await page.locator('#chart').scrollIntoViewIfNeeded();
+    await expect.poll(() => drawn(page), { timeout: 20_000 }).toBe('1d');
+    const [intraday, spot] = await Promise.all([
+      app.json('/api/v1/intraday?symbol=xau&hours=24'),
+      app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1'),
+    ]);
+    const usd: number[] = intraday.body.points.map((p: { p: number }) => p.p);
+    const perGram = usd.map((p) => roundTo((p * spot.body.fx_rate) / GRAMS_PER_OZ, 4));
+    // The line's high and low, as the chart writes them beside it: euros per gram, never dollars per ounce.
+    expect(digits(await page.textContent('#chart [data-f="hi"]'))).toBe(Math.max(...perGram).toFixed(4));
+    expect(digits(await page.textContent('#chart [data-f="lo"]'))).toBe(Math.min(...perGram).toFixed(4));
+    expect(await page.textContent('#chart [data-f="hi"]')).toMatch(/^€/);
     await page.close();
   });
 

@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'السعر الفوري، الإغلاقات اليومية',
   lineFutures: 'عقود COMEX الآجلة (ليست السعر الفوري)',
   lineMonthly: 'متوسطات شهرية (البنك الدولي، CC BY 4.0)',
+  atRateNow: 'بسعر الصرف الحالي',
   r6mo: '6 أشهر',
   r10y: '10 سنوات',
   logScale: 'مقياس لوغاريتمي',

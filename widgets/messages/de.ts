@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, Tagesschlusskurse',
   lineFutures: 'COMEX-Futures (nicht Spot)',
   lineMonthly: 'Monatsdurchschnitte (Weltbank, CC BY 4.0)',
+  atRateNow: 'zum aktuellen Wechselkurs',
   r6mo: '6M',
   r10y: '10J',
   logScale: 'Logarithmische Skala',

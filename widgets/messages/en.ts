@@ -41,6 +41,7 @@ export const widget = {
   lineSpot: 'Spot, daily closes',
   lineFutures: 'COMEX futures (not spot)',
   lineMonthly: 'Monthly averages (World Bank, CC BY 4.0)',
+  atRateNow: 'at the current exchange rate',
   r6mo: '6M',
   r10y: '10Y',
   logScale: 'Log scale',

@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, cierres diarios',
   lineFutures: 'Futuros COMEX (no spot)',
   lineMonthly: 'Promedios mensuales (Banco Mundial, CC BY 4.0)',
+  atRateNow: 'al tipo de cambio actual',
   r6mo: '6M',
   r10y: '10A',
   logScale: 'Escala logarítmica',

@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, clôtures quotidiennes',
   lineFutures: 'Contrats à terme COMEX (pas le spot)',
   lineMonthly: 'Moyennes mensuelles (Banque mondiale, CC BY 4.0)',
+  atRateNow: 'au taux de change actuel',
   r6mo: '6M',
   r10y: '10A',
   logScale: 'Échelle logarithmique',

@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'हाजिर भाव, दैनिक समापन',
   lineFutures: 'COMEX वायदा (हाजिर नहीं)',
   lineMonthly: 'मासिक औसत (विश्व बैंक, CC BY 4.0)',
+  atRateNow: 'वर्तमान विनिमय दर पर',
   r6mo: '6 माह',
   r10y: '10 वर्ष',
   logScale: 'लॉग स्केल',

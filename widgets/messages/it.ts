@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, chiusure giornaliere',
   lineFutures: 'Future COMEX (non spot)',
   lineMonthly: 'Medie mensili (Banca Mondiale, CC BY 4.0)',
+  atRateNow: 'al tasso di cambio attuale',
   r6mo: '6M',
   r10y: '10A',
   logScale: 'Scala logaritmica',

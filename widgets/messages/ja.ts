@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'スポット、日次終値',
   lineFutures: 'COMEX先物（スポットではありません）',
   lineMonthly: '月間平均（世界銀行、CC BY 4.0）',
+  atRateNow: '現在の為替レートで換算',
   r6mo: '6か月',
   r10y: '10年',
   logScale: '対数目盛',

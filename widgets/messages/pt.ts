@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, fechamentos diários',
   lineFutures: 'Futuros COMEX (não spot)',
   lineMonthly: 'Médias mensais (Banco Mundial, CC BY 4.0)',
+  atRateNow: 'ao câmbio atual',
   r6mo: '6M',
   r10y: '10A',
   logScale: 'Escala logarítmica',

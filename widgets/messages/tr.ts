@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: 'Spot, günlük kapanışlar',
   lineFutures: 'COMEX vadeli işlemleri (spot değil)',
   lineMonthly: 'Aylık ortalamalar (Dünya Bankası, CC BY 4.0)',
+  atRateNow: 'güncel döviz kuruyla',
   r6mo: '6A',
   r10y: '10Y',
   logScale: 'Logaritmik ölçek',

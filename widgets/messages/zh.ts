@@ -39,6 +39,7 @@ export const widget: Strings = {
   lineSpot: '现货，每日收盘',
   lineFutures: 'COMEX 期货（非现货）',
   lineMonthly: '月平均价（世界银行，CC BY 4.0）',
+  atRateNow: '按当前汇率',
   r6mo: '6个月',
   r10y: '10年',
   logScale: '对数刻度',

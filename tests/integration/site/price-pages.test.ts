@@ -210,6 +210,50 @@ describe('every figure is the API’s answer (decisions §27)', () => {
     }
   });
 
+  it('the chart draws 1D at the rate spot uses now, in the page’s currency and unit, saying so; palladium’s MAX in them too (§33)', async () => {
+    const [page, spot] = await Promise.all([raw(app, '/gold/eur/gram'), app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1')]);
+    const html = utf8(page);
+    const section = /<section id="chart"[^>]*>/.exec(html)![0];
+    // The rate the chart converts 1D at: spot's, which the page's script keeps (browser: price-pages.test.ts).
+    expect(section).toContain(`data-fx-rate="${spot.body.fx_rate}"`);
+    const plan = JSON.parse(
+      /data-plan="([^"]*)"/
+        .exec(section)![1]
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
+    expect(plan.series['1d']).toMatchObject({
+      url: '/api/v1/intraday?symbol=xau&hours=24',
+      line: 'intraday',
+      label: 'Spot, recorded every 2 minutes · EUR/g at the current exchange rate',
+      currency: 'EUR',
+      decimals: 4,
+      atRateNow: { unit: 'gram' },
+    });
+    // Palladium has no monthly series: MAX is its daily spot bars, converted by history at each day's own rate.
+    const pd = utf8(await raw(app, '/palladium/eur/gram'));
+    const pdPlan = JSON.parse(
+      /data-plan="([^"]*)"/
+        .exec(pd)![1]
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
+    expect(pdPlan.series.max).toMatchObject({ line: 'spot', label: 'Spot, daily closes · EUR/g', currency: 'EUR', decimals: 4 });
+    const max = await app.json(pdPlan.series.max.url);
+    expect(max.status).toBe(200);
+    expect(max.body).toMatchObject({ series: 'spot', symbol: 'XPDUSD', currency: 'EUR', unit: 'gram' });
+    // In dollars per ounce nothing is converted: 1D as recorded, and palladium's MAX the futures' daily bars since they began.
+    const usd = utf8(await raw(app, '/palladium/usd/oz'));
+    const usdPlan = JSON.parse(
+      /data-plan="([^"]*)"/
+        .exec(usd)![1]
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
+    expect(usdPlan.series['1d'].atRateNow).toBeUndefined();
+    expect(usdPlan.series.max.url).toBe('/api/v1/chart?symbol=palladium&range=max&interval=1d');
+  });
+
   it('the value on a date is the history endpoint’s for that day, naming its series and its own date, with the change since', async () => {
     for (const [currency, unit] of [
       ['eur', 'gram'],

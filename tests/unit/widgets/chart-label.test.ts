@@ -129,7 +129,13 @@ describe('the price pages’ chart plan', () => {
     expect(series['1mo']).toMatchObject({ line: 'spot', label: `${de.lineSpot} · EUR/${de.abbrGram}` });
     expect(series['6mo']).toMatchObject({ line: 'futures', url: '/api/v1/history?series=futures&from=2025-10-15&currency=EUR&unit=gram' });
     expect(series['10y']).toMatchObject({ line: 'futures', label: `${de.lineFutures} · EUR/${de.abbrGram}` });
-    expect(series['1d']).toMatchObject({ line: 'intraday', label: `${de.lineIntraday} · USD/${de.abbrOz}` });
+    // 1D: the recorded series (USD per troy ounce), drawn by the page at the rate spot uses now, and said so.
+    expect(series['1d']).toMatchObject({
+      line: 'intraday',
+      label: `${de.lineIntraday} · EUR/${de.abbrGram} ${de.atRateNow}`,
+      currency: 'EUR',
+      atRateNow: { unit: 'gram' },
+    });
     expect(series.max.url).toBe('/api/v1/history?series=monthly&symbol=xau&currency=EUR&unit=gram');
   });
 });
@@ -138,11 +144,17 @@ describe('rangeSeries', () => {
   const today = '2026-04-16';
   const eur = { currency: 'EUR', unit: 'gram' } as const;
 
-  it('palladium has no monthly series: MAX is its longest daily series, the futures’ daily bars, in USD per ounce, labelled so', () => {
+  it('palladium has no monthly series: MAX is its longest daily series, in the currency and unit asked its spot bars, in USD per ounce the futures’ daily bars', () => {
     expect(rangeSeries('palladium', 'max', false, today, eur, t)).toMatchObject({
+      url: '/api/v1/history?series=spot&symbol=xpd&currency=EUR&unit=gram',
+      line: 'spot',
+      currency: 'EUR',
+    });
+    const usdOz = { currency: 'USD', unit: 'oz' } as const;
+    expect(rangeSeries('palladium', 'max', false, today, usdOz, t)).toMatchObject({
       url: '/api/v1/chart?symbol=palladium&range=max&interval=1d',
       line: 'futures',
-      label: lineLabel('futures', t, { currency: 'USD', unit: 'oz' }),
+      label: lineLabel('futures', t, usdOz),
       currency: 'USD',
     });
     expect(rangeSeries('platinum', 'max', false, today, eur, t).url).toBe('/api/v1/history?series=monthly&symbol=xpt&currency=EUR&unit=gram');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineLabel, rangeSeries } from '@/widgets/chart';
+import { intradayAtRateNow, lineLabel, rangeSeries } from '@/widgets/chart';
 import { STRINGS } from '@/widgets/i18n';
 import { PRICE_CHART_RANGES } from '@/widgets/kinds';
 import { changeWords, linePoints } from '@/widgets/scripts/chart-line';
@@ -45,12 +45,34 @@ describe('what each range of a price page draws', () => {
     expect(rangeSeries('xau', '10y', false, today, usdOz, t).url).toBe('/api/v1/chart?symbol=xau&range=10y&interval=1wk');
   });
 
-  it('palladium: MAX is its longest daily series (the futures’ daily bars, USD per ounce, labelled so)', () => {
+  it('palladium: MAX is its longest daily series in the page’s currency and unit: its spot bars, each at its own date’s rate; in USD per ounce the futures’ daily bars', () => {
     expect(rangeSeries('palladium', 'max', false, today, eurGram, t)).toMatchObject({
+      url: '/api/v1/history?series=spot&symbol=xpd&currency=EUR&unit=gram',
+      line: 'spot',
+      label: `${t.lineSpot} · EUR/${t.abbrGram}`,
+      currency: 'EUR',
+      decimals: 4,
+    });
+    expect(rangeSeries('palladium', 'max', false, today, usdOz, t)).toMatchObject({
       url: '/api/v1/chart?symbol=palladium&range=max&interval=1d',
       line: 'futures',
       label: lineLabel('futures', t, usdOz),
     });
+  });
+
+  it('1D on a page: the recorded series (USD per ounce) drawn in the page’s currency and unit at the rate spot uses now, saying so', () => {
+    const oneDay = intradayAtRateNow(rangeSeries('xau', '1d', false, today, eurGram, t), eurGram, t);
+    expect(oneDay).toMatchObject({
+      url: '/api/v1/intraday?symbol=xau&hours=24',
+      line: 'intraday',
+      label: `${t.lineIntraday} · EUR/${t.abbrGram} at the current exchange rate`,
+      currency: 'EUR',
+      decimals: 4,
+      atRateNow: { unit: 'gram' },
+    });
+    // In USD per troy ounce the series is drawn as recorded; another range is never converted at today's rate.
+    expect(intradayAtRateNow(rangeSeries('xau', '1d', false, today, usdOz, t), usdOz, t)).not.toHaveProperty('atRateNow');
+    expect(intradayAtRateNow(rangeSeries('xau', '1y', false, today, eurGram, t), eurGram, t)).not.toHaveProperty('atRateNow');
   });
 });
 
