@@ -650,7 +650,7 @@ describe('CSV and MCP', () => {
     await Promise.all([server.connect(a), client.connect(b)]);
     type Answer = { structuredContent: History; content: { text: string }[] };
     try {
-      for (const args of [{ range: 'max' }, { range: 'max', currency: 'EUR', unit: 'gram' }]) {
+      for (const args of [{ range: 'max' }, { range: 'max', currency: 'EUR', unit: 'gram' }] as Record<string, string>[]) {
         const result = (await client.callTool({ name: 'get_gold_history', arguments: args })) as Answer;
         // The whole result as the client receives it: text, JSON and structuredContent.
         expect(JSON.stringify(result).length, JSON.stringify(args)).toBeLessThan(100_000);
