@@ -87,7 +87,20 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
-const UNIT_KEY: Record<string, string> = { oz: 'Oz', gram: 'Gram', kg: 'Kg', tola: 'Tola', tael: 'Tael', baht: 'Baht' };
+const UNIT_KEY: Record<string, string> = {
+  oz: 'Oz',
+  gram: 'Gram',
+  kg: 'Kg',
+  tola: 'Tola',
+  tael: 'Tael',
+  baht: 'Baht',
+  chi: 'Chi',
+  luong: 'Luong',
+  don: 'Don',
+  pavan: 'Pavan',
+  dwt: 'Dwt',
+  grain: 'Grain',
+};
 
 /** "Gold above €140.00 per gram" in the page's language. */
 export function alertLabel(

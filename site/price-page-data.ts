@@ -5,7 +5,7 @@ import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { fxInUse, getSpot } from '@/lib/prices/spot';
 import { KARATS } from '@/lib/reference/karats';
 import { metalById, type MetalId } from '@/lib/reference/metals';
-import { round, UNIT_DECIMALS, type Unit } from '@/lib/reference/units';
+import { round, UNIT_DECIMALS, UNITS, type Unit } from '@/lib/reference/units';
 import type { History } from '@/lib/schemas/history';
 import { getHistoryFor } from '@/lib/series/history';
 import { isMonthlyMetal } from '@/lib/series/monthly';
@@ -175,7 +175,7 @@ export async function loadPricePage(
   }
 
   // The converter, for a form sent without script: a weight (`w` in `wu` at karat `k`) to money, or money (`m`) to weight.
-  const wunit = (['oz', 'gram', 'kg', 'tola', 'tael', 'baht'] as const).find((u) => u === param(ctx, 'wu')) ?? unit;
+  const wunit = UNITS.find((u) => u === param(ctx, 'wu')) ?? unit;
   const karatAsked = Number(param(ctx, 'k'));
   const karat = metal === 'gold' && (KARATS as readonly number[]).includes(karatAsked) ? karatAsked : 24;
   const rate = 'xau' in spot ? spot.fx_rate : null;

@@ -83,7 +83,20 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
-const UNIT_KEY = { oz: 'Oz', gram: 'Gram', kg: 'Kg', tola: 'Tola', tael: 'Tael', baht: 'Baht' } as const satisfies Record<Unit, string>;
+const UNIT_KEY = {
+  oz: 'Oz',
+  gram: 'Gram',
+  kg: 'Kg',
+  tola: 'Tola',
+  tael: 'Tael',
+  baht: 'Baht',
+  chi: 'Chi',
+  luong: 'Luong',
+  don: 'Don',
+  pavan: 'Pavan',
+  dwt: 'Dwt',
+  grain: 'Grain',
+} as const satisfies Record<Unit, string>;
 
 /** A unit in words: `per` ("per gram"), `unit` ("gram") or `abbr` ("g"). */
 export function unitWord(t: Strings, unit: Unit, form: 'per' | 'unit' | 'abbr'): string {

@@ -62,7 +62,20 @@ function vapidSubject(origin: string): string {
   return origin.startsWith('https://') ? origin : 'mailto:alerts@localhost.localdomain';
 }
 
-const UNIT_SUFFIX: Record<Unit, string> = { oz: '/oz', gram: '/g', kg: '/kg', tola: '/tola', tael: '/tael', baht: '/baht' };
+const UNIT_SUFFIX: Record<Unit, string> = {
+  oz: '/oz',
+  gram: '/g',
+  kg: '/kg',
+  tola: '/tola',
+  tael: '/tael',
+  baht: '/baht',
+  chi: '/chi',
+  luong: '/luong',
+  don: '/don',
+  pavan: '/pavan',
+  dwt: '/dwt',
+  grain: '/grain',
+};
 
 function money(value: number, currency: string, unit: Unit): string {
   let text: string;

@@ -31,7 +31,7 @@ export function llmsText(origin: string): string {
       `(for example \`=IMPORTDATA("${origin}/api/v1/history.csv")\` in Google Sheets).`,
     '',
     `One number as text for a spreadsheet cell, Home Assistant or a shell: \`${origin}/api/v1/price.txt?metal=gold&currency=EUR&unit=gram&karat=18\` answers one number and a newline ` +
-      "(spot's own figure and rounding; `metal` gold, silver, platinum or palladium; `karat` gold only), the state in the `X-Data-State` and `X-Updated-At` headers " +
+      "(spot's own figure and rounding; `metal` gold, silver, platinum or palladium; `karat` gold only; `fineness` any metal, a fraction `0.925` or parts per thousand `925`), the state in the `X-Data-State` and `X-Updated-At` headers " +
       `(stale is the last real price, still 200; never seen is 503 \`unavailable\`). Recipes that work as written (Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana, curl and jq): ${origin}/docs/recipes.`,
     '',
     'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +

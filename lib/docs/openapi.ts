@@ -85,7 +85,8 @@ const BASE_OPERATIONS: Operation[] = [
     summary: 'One price as text, for a spreadsheet cell, Home Assistant or a shell',
     description:
       `One number and a newline (\`${spotExample.xau.price}\\n\`): the price of \`metal\` (${listed(METALS.map((m) => m.id))}) in \`currency\` per \`unit\`, ` +
-      'exactly the figure spot answers (`xau.price`, with `karat` its entry of `karats`; another metal its USD price converted and rounded as `xau.price`), ' +
+      'exactly the figure spot answers (`xau.price`, with `karat` its entry of `karats`; another metal its USD price converted and rounded as `xau.price`; ' +
+      'with `fineness`, any metal at that purity, `0.925` or `925`, rounded the same way), ' +
       'from the same served price. The freshness is in the `X-Data-State` header (the metal’s own state: `stale` is the last real price, still a 200) ' +
       'and `X-Updated-At`. Errors are one line of text too: 503 `unavailable` when no real price of the metal has been seen yet, 400 naming the valid values; ' +
       'only a 405 is JSON. Cached and revalidated as spot; unknown parameters are ignored, so a cache-buster passes. ' +
@@ -94,7 +95,7 @@ const BASE_OPERATIONS: Operation[] = [
     query: PriceTextQuery,
     ok: { schema: z.string(), description: 'The price, one line of text (stale: the last real price)', example: `${spotExample.xau.price}\n` },
     errors: {
-      400: 'One line of text: an unsupported currency, unit, metal or karat (a karat with a metal other than gold), or a parameter given twice, with the valid values',
+      400: 'One line of text: an unsupported currency, unit, metal or karat (a karat with a metal other than gold), a fineness outside (0, 1000], karat and fineness together, or a parameter given twice, with the valid values',
       405: COMMON_ERRORS[405],
       414: 'One line of text: the query string is longer than 2,048 characters',
       503: 'The text `unavailable`: both sources of the metal are down and no real price of it has been seen yet',

@@ -1,7 +1,7 @@
 import { goldState, priceFigure } from '../prices/spot';
 import type { DataState } from '../schemas/common';
 import { PriceTextQuery } from '../schemas/price';
-import type { Karat } from '../reference/karats';
+import { fineShare } from '../schemas/purity';
 import { isUnavailable } from '../sources/unavailable';
 import { etagOf, newestDataTime } from './conditional.mjs';
 import { errorBody } from './errors';
@@ -43,8 +43,7 @@ export function priceTextRoute() {
     errorAs: textError,
     get: async (req, url) => {
       const query = parseQuery(PriceTextQuery, url);
-      const karat = query.karat === undefined ? undefined : (parseInt(query.karat, 10) as Karat);
-      const result = await priceFigure({ metal: query.metal, currency: query.currency, unit: query.unit, karat });
+      const result = await priceFigure({ metal: query.metal, currency: query.currency, unit: query.unit, fineness: fineShare(query) });
       const headers = stateHeaders(result.data_state, result.updated_at);
       if (isUnavailable(result)) return send(req, 'unavailable\n', { status: 503, contentType: TEXT, headers });
       // The number as spot's JSON writes it. The ETag counts the state too: a price turning stale is a new answer.

@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { unwrap, validValues } from '../schemas/query-fields';
 import { ApiError } from '../core/errors';
 
+/** A number written in plain decimal digits, at most 15 before and 15 after the point. */
+const NUMBER = /^-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
+
 /**
  * Parses a request's query with the endpoint's query schema, the same schema the OpenAPI
  * parameters and the MCP tool inputs come from. Unknown parameters are ignored, as the interface
  * promises; empty means absent; a parameter given twice is refused (which value was meant is a
- * guess we will not make). List values are case-insensitive and whole numbers are read from their
- * digits. The first problem becomes the documented 400 `{error, valid}`.
+ * guess we will not make). List values are case-insensitive and numbers are read from plain decimal
+ * digits (`12`, `0.925`, `999.9`; not `1e3` or `0x10`, which are refused as written). The first problem
+ * becomes the documented 400 `{error, valid}`.
  */
 export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output<S> {
   const raw: Record<string, string | number> = {};
@@ -18,7 +22,7 @@ export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output
     if (value === undefined || value === '') continue;
     const base = unwrap(field);
     if (base instanceof z.ZodEnum) raw[name] = value.toLowerCase();
-    else if (base instanceof z.ZodNumber && /^-?\d{1,15}$/.test(value)) raw[name] = Number(value);
+    else if (base instanceof z.ZodNumber && NUMBER.test(value)) raw[name] = Number(value);
     else raw[name] = value;
   }
   const parsed = schema.safeParse(raw);

@@ -7,13 +7,14 @@ import type { Reading } from '../sources/freshness';
 import { ApiError } from '../core/errors';
 import type { DataState } from '../schemas/common';
 import type { Spot, SpotQuery } from '../schemas/spot';
-import { KARATS, purity, type Karat } from '../reference/karats';
+import { KARATS, purity } from '../reference/karats';
 import { stats } from '../reference/supply';
 import { metalById, METALS, OTHER_METALS, type Metal, type MetalId } from '../reference/metals';
 import { peekServed, servedPrice, type Served, type ServedNow } from './served-price';
 import { storeStatus } from '../store';
-import { unavailable, type Unavailable } from '../sources/unavailable';
-import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, perUnit, round, roundOrNull, UNIT_DECIMALS, unitEntry, type Unit } from '../reference/units';
+import { isUnavailable, unavailable, type Unavailable } from '../sources/unavailable';
+import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, round, roundOrNull, unitEntry, type Unit } from '../reference/units';
+import { priceIn } from './price-in';
 import { CRYPTO_API_NAME } from '../sources/upstream/crypto';
 import { FX_API_NAME, type FxTable } from '../sources/upstream/fx';
 import { QUOTES_API_NAME } from '../sources/upstream/quotes';
@@ -88,8 +89,8 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   const moved = { currency: q.currency, rate, fxFresh: fx.state.status === 'fresh', unit: q.unit };
   const changes = await Promise.all(METALS.map((m) => movement(m.id, { ...moved, priceUsdOz: served[m.id].reading.value }, now)));
   const body: Spot = {
-    xau: { price: spotFigure(spot, rate, q.unit), currency: q.currency, unit: unitEntry(q.unit).label },
-    karats: Object.fromEntries(KARATS.map((k) => [`${k}k`, spotFigure(spot, rate, q.unit, k)])) as Spot['karats'],
+    xau: { price: priceIn(spot, rate, q.unit), currency: q.currency, unit: unitEntry(q.unit).label },
+    karats: Object.fromEntries(KARATS.map((k) => [`${k}k`, priceIn(spot, rate, q.unit, purity(k))])) as Spot['karats'],
     spot_usd_oz: spot,
     per_gram_usd: round(spot / GRAMS_PER_OZ, 4),
     per_kg_usd: round(perKg, 2),
@@ -150,14 +151,6 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   return body;
 }
 
-/**
- * A price as spot shows it (`xau.price`, and with a karat its entry of `karats`): USD per troy ounce at the FX `rate`, per
- * `unit`, of `karat` purity, rounded once to the unit's decimals. `price.txt` answers this same figure (priceFigure).
- */
-export function spotFigure(usdOz: number, rate: number, unit: Unit, karat: Karat = 24): number {
-  return round(perUnit(usdOz * rate, unit) * purity(karat), UNIT_DECIMALS[unit]);
-}
-
 /** One figure of spot, with the state of the metal it prices. */
 export interface PriceFigure {
   price: number;
@@ -165,31 +158,46 @@ export interface PriceFigure {
   updated_at: string;
 }
 
+/** A metal's served USD price and the rate of a currency, as spot reads them at one moment, with the metal's own state. */
+export interface MetalReading {
+  usdOz: number;
+  rate: number;
+  currency: string;
+  data_state: DataState;
+  updated_at: string;
+}
+
 /**
- * One figure of spot (decisions §30): `metal` in `currency` per `unit`, of `karat` purity for gold, from the same served
- * price, FX table and arithmetic as spot. The state is the metal's own (spot's `groups[metal]`; gold's is `data_state`):
- * stale is the last real price, and a metal never seen is unavailable. An unsupported currency is spot's 400.
+ * What spot reads for one metal (decisions §30, §31): its served price, the FX table in use and the currency's rate. The
+ * state is the metal's own (spot's `groups[metal]`; gold's is `data_state`): stale is the last real price, and a metal
+ * never seen is unavailable. An unsupported currency is spot's 400.
  */
-export async function priceFigure(query: { metal: MetalId; currency?: string; unit?: Unit; karat?: Karat }): Promise<PriceFigure | Unavailable> {
-  const currency = (query.currency ?? 'USD').toUpperCase();
-  const [served, fxr] = await Promise.all([servedPrice(query.metal), feeds.fx.read()]);
+export async function readMetal(metal: MetalId, currencyAsked: string | undefined): Promise<MetalReading | Unavailable> {
+  const currency = (currencyAsked ?? 'USD').toUpperCase();
+  const [served, fxr] = await Promise.all([servedPrice(metal), feeds.fx.read()]);
   const now = Date.now();
   const fx = fxInUse(fxr, now);
-  checkCurrency(currency, query.currency, fx.table);
+  checkCurrency(currency, currencyAsked, fx.table);
   const { reading } = served;
   const state = toDataState(reading, now);
   if (reading.value === null) {
     return unavailable(
-      `${metalById(query.metal).name} price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.`,
+      `${metalById(metal).name} price unavailable: both live sources are down and no real price has been seen yet. Retry shortly.`,
       state,
       now,
     );
   }
-  return {
-    price: spotFigure(reading.value, fx.table[currency], query.unit ?? 'oz', query.karat),
-    data_state: state,
-    updated_at: new Date(now).toISOString(),
-  };
+  return { usdOz: reading.value, rate: fx.table[currency], currency, data_state: state, updated_at: new Date(now).toISOString() };
+}
+
+/**
+ * One figure of spot (decisions §30): `metal` in `currency` per `unit`, at `fineness` (gold's karat ÷ 24, or any
+ * fineness), from the same served price, FX table and arithmetic as spot.
+ */
+export async function priceFigure(query: { metal: MetalId; currency?: string; unit?: Unit; fineness?: number }): Promise<PriceFigure | Unavailable> {
+  const read = await readMetal(query.metal, query.currency);
+  if (isUnavailable(read)) return read;
+  return { price: priceIn(read.usdOz, read.rate, query.unit ?? 'oz', query.fineness), data_state: read.data_state, updated_at: read.updated_at };
 }
 
 /** The additive two-source fields of spot: each gold source, their agreement, and the quotes feed's bid/ask. */

@@ -1,4 +1,5 @@
 import type { PageConfig } from 'next';
+import { UNIT_LIST } from '@/lib/reference/units';
 import { PageHead } from '@/site/layout';
 import { originProps } from '@/site/page-props';
 
@@ -91,6 +92,36 @@ export default function DataDocs() {
               Annual; vintage in <code>stats_as_of</code>
             </td>
           </tr>
+        </tbody>
+      </table>
+      <h2 id="units">Units of weight</h2>
+      <p>
+        Every endpoint, tool and widget that takes <code>unit</code> takes these, from one list. A price per unit is the price per troy ounce ÷
+        31.1034768 × the unit&apos;s grams (the troy ounce and the kilogram by their exact constants), rounded once, on output: 4 decimals per gram
+        and per grain, 2 for every other unit.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>
+              <code>unit</code>
+            </th>
+            <th>name</th>
+            <th>definition</th>
+            <th>where it is used</th>
+          </tr>
+        </thead>
+        <tbody>
+          {UNIT_LIST.map((u) => (
+            <tr key={u.id} id={`unit-${u.id}`}>
+              <td>
+                <code>{u.id}</code>
+              </td>
+              <td>{u.name}</td>
+              <td>{u.definition}</td>
+              <td>{'note' in u ? u.note : 'worldwide'}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
       <h2 id="two-sources">Two live sources, cross-checked</h2>

@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors';
 import { getHistoryFor } from '../../series/history';
 import { futuresIsGold, History, HISTORY_RANGES, HistoryQuery, londonRules, monthlyRules, windowRules } from '../../schemas/history';
 import { metalByIntraday } from '../../reference/metals';
+import { UNIT_LIST, UNITS } from '../../reference/units';
 import { oneOf } from '../../schemas/query-fields';
 import { isUnavailable, unavailable } from '../../sources/unavailable';
 import { fmt, freshness, tool, toolOutput } from '../tool';
@@ -39,8 +40,8 @@ export const getGoldHistory = tool({
     'series spot: the daily spot bars this service records (symbol xau, xag, xpt, xpd). series monthly: the World Bank monthly averages of ' +
     "xau, xag, xpt since 1960. Window: range (default 1y) or from/to (YYYY-MM-DD); group week|month|year makes bars (year: each year's " +
     'first, last, high, low, average and change from the year before, e.g. "gold in INR each year since 2010"); date (YYYY-MM-DD) returns ' +
-    'the last point on or before that day (e.g. "gold in INR on my birthday"). currency: ISO 4217 (default USD); unit: oz, gram, kg, tola, ' +
-    'tael, baht. data_state says if the series is stale. An answer too large for an agent (more than about 700 daily points) comes ' +
+    `the last point on or before that day (e.g. "gold in INR on my birthday"). currency: ISO 4217 (default USD); unit: ${UNITS.join(', ')}. ` +
+    'data_state says if the series is stale. An answer too large for an agent (more than about 700 daily points) comes ' +
     'grouped by week, month or year, the text saying so and giving the CSV URL of every point.',
   input: z
     .object({
@@ -98,10 +99,11 @@ export const getGoldHistory = tool({
     }
     if (isUnavailable(body)) return body;
     const metal = metalByIntraday(symbol);
-    // Prices in the text as precise as in the body: a gram takes 4 decimals.
-    const f = (n: number | null | undefined) => fmt(n, body.unit === 'gram' ? 4 : 2);
+    // Prices in the text as precise as in the body: a gram or a grain takes 4 decimals.
+    const entry = UNIT_LIST.find((u) => u.label === (body.unit ?? 'troy_oz'));
+    const f = (n: number | null | undefined) => fmt(n, entry?.decimals ?? 2);
     const name = SERIES_NAMES[series];
-    const per = `${body.currency ?? 'USD'} per ${body.unit === undefined || body.unit === 'troy_oz' ? 'troy ounce' : body.unit}`;
+    const per = `${body.currency ?? 'USD'} per ${entry?.name ?? 'troy ounce'}`;
     const what =
       series === 'london'
         ? `${metal.name} at ${body.london_time} London time, daily (${name}, ${per})`

@@ -77,7 +77,7 @@ describe('units of the world’s gold markets', () => {
     const select = page.match(/<select id="b-unit"[^>]*>([\s\S]*?)<\/select>/)![1];
     const builder = [...select.matchAll(/<option[^>]*value="([^"]+)"/g)].map((m) => m[1]);
 
-    expect(rest).toEqual(['oz', 'gram', 'kg', 'tola', 'tael', 'baht']);
+    expect(rest).toEqual(['oz', 'gram', 'kg', 'tola', 'tael', 'baht', 'chi', 'luong', 'don', 'pavan', 'dwt', 'grain']);
     expect(mcp).toEqual(rest);
     expect(openapi).toEqual(rest);
     expect(builder).toEqual(rest);

@@ -231,7 +231,7 @@ describe('spot: bad input is a clear 4xx, never a 500', () => {
   it('bad unit', async () => {
     const r = await app.json('/api/v1/spot?unit=stone');
     expectError(r, 400);
-    expect(r.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht');
+    expect(r.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain');
   });
 
   it('compact and debug take only 1', async () => {

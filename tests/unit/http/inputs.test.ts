@@ -65,8 +65,8 @@ describe('parseQuery', () => {
     };
     expect(refusal(SpotQuery, 'unit=stone')).toEqual({
       status: 400,
-      message: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht',
-      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht'],
+      message: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain',
+      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht', 'chi', 'luong', 'don', 'pavan', 'dwt', 'grain'],
     });
     expect(refusal(SpotQuery, 'compact=yes')).toMatchObject({ message: 'Invalid compact: yes. Valid values: 1', valid: ['1'] });
     for (const bad of ['0', '49', '1.5', '1e1', '-1', 'abc']) {
@@ -106,8 +106,8 @@ describe('REST handlers answer the documented 400s', () => {
     const r = await call(spotGET, 'unit=stone');
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
-      error: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht',
-      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht'],
+      error: 'Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain',
+      valid: ['oz', 'gram', 'kg', 'tola', 'tael', 'baht', 'chi', 'luong', 'don', 'pavan', 'dwt', 'grain'],
     });
     expect(r.body.data_state).toBeTruthy();
     expect(r.body.updated_at).toBeTruthy();

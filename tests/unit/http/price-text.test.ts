@@ -11,6 +11,8 @@ import { FakeUpstream, fixture } from '../../support/fake-upstream';
 // Every upstream is the fake (recorded real bodies); the store is a fresh embedded one.
 
 const fx = fixture('er-api-latest-USD.json');
+const goldUsd: number = fixture('goldapi-price-XAU.json').price;
+const silverUsd: number = fixture('goldapi-price-XAG.json').price;
 
 let fake: FakeUpstream;
 beforeAll(async () => {
@@ -184,7 +186,7 @@ describe('price.txt: bad input', () => {
   it('is a 400 of one line of text naming the valid values, never cached', async () => {
     for (const [q, line] of [
       ['metal=copper', /^Invalid metal: copper\. Valid values: gold, silver, platinum, palladium\n$/],
-      ['unit=stone', /^Unsupported unit: stone\. Valid values: oz, gram, kg, tola, tael, baht\n$/],
+      ['unit=stone', /^Unsupported unit: stone\. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain\n$/],
       ['karat=19', /^Invalid karat: 19\. Valid values: 24, 22, 21, 18, 14, 10, 9 /],
       ['metal=silver&karat=18', /^Invalid karat with metal silver: .*Valid values: none with silver .* 24, 22, 21, 18, 14, 10, 9\n$/],
       ['currency=XYZ', /^Unsupported currency: XYZ\. Valid values: AED, .*\bEUR, .*\bUSD\b.*\n$/],
@@ -211,6 +213,95 @@ describe('price.txt: bad input', () => {
     expect(r.status).toBe(414);
     expectTextAnswer(r);
     expect(r.body).toMatch(/^Query string longer than 2048 characters\n$/);
+  });
+});
+
+/**
+ * The units of the world's markets (decisions §31), each by its definition in grams, written here, in its market's currency
+ * and in VND, whose large rate makes a definition wrong in its sixth digit show in the price.
+ */
+const WORLD_UNITS = [
+  { unit: 'chi', grams: 3.75, decimals: 2, currencies: ['VND', 'USD'] },
+  { unit: 'luong', grams: 37.5, decimals: 2, currencies: ['VND', 'USD'] },
+  { unit: 'don', grams: 3.75, decimals: 2, currencies: ['KRW', 'VND'] },
+  { unit: 'pavan', grams: 8, decimals: 2, currencies: ['INR', 'VND'] },
+  { unit: 'dwt', grams: 1.55517384, decimals: 2, currencies: ['USD', 'VND'] },
+  { unit: 'grain', grams: 0.06479891, decimals: 4, currencies: ['USD', 'VND'] },
+] as const;
+/** Half away from zero, as spot rounds. */
+const rounded = (v: number, dp: number) => Math.round(v * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp;
+
+describe('price.txt and spot: the units of the world’s markets', () => {
+  it('each new unit is its grams of the fixture’s price at the fixture’s rate, on spot (price and karats) and price.txt (gold, karat, silver at a fineness)', async () => {
+    for (const { unit, grams, decimals, currency } of WORLD_UNITS.flatMap((u) => u.currencies.map((currency) => ({ ...u, currency })))) {
+      const q = `currency=${currency}&unit=${unit}`;
+      const [s, gold, k22, silver] = await Promise.all([
+        spotJson(`?compact=1&${q}`),
+        text(`?${q}`),
+        text(`?${q}&karat=22`),
+        text(`?metal=silver&${q}&fineness=925`),
+      ]);
+      expect(s.status, q).toBe(200);
+      // The fixture's prices are the ones served, and the rate is the fixture's.
+      expect(s.body.spot_usd_oz, q).toBe(goldUsd);
+      expect(s.body.silver_usd_oz, q).toBe(silverUsd);
+      const rate = fx.rates[currency];
+      expect(s.body.fx_rate, q).toBe(rate);
+      const goldPerUnit = ((goldUsd * rate) / G_PER_OZ) * grams;
+      expect(s.body.xau, q).toEqual({ price: rounded(goldPerUnit, decimals), currency, unit });
+      expect(s.body.karats['22k'], q).toBe(rounded((goldPerUnit * 22) / 24, decimals));
+      expect(s.body.karats['9k'], q).toBe(rounded((goldPerUnit * 9) / 24, decimals));
+      expect(gold.body, q).toBe(`${rounded(goldPerUnit, decimals)}\n`);
+      expect(k22.body, q).toBe(`${s.body.karats['22k']}\n`);
+      expect(silver.body, q).toBe(`${rounded(((silverUsd * rate) / G_PER_OZ) * grams * 0.925, decimals)}\n`);
+    }
+  });
+});
+
+describe('price.txt: fineness', () => {
+  it('a fraction and parts per thousand are the same purity, for any metal, rounded as spot rounds', async () => {
+    const rate = fx.rates.EUR;
+    for (const [metal, usd] of [
+      ['gold', goldUsd],
+      ['silver', silverUsd],
+    ] as const) {
+      for (const [forms, share] of [
+        [['0.925', '925', '925.0'], 0.925],
+        [['0.9999', '999.9'], 0.9999],
+        [['0.5', '.5', '500'], 0.5],
+        [['1', '1000'], 1],
+      ] as const) {
+        const answers = await Promise.all(forms.map((f) => text(`?metal=${metal}&currency=EUR&unit=gram&fineness=${f}`)));
+        for (const [i, r] of answers.entries()) {
+          expect(r.status, `${metal} ${forms[i]}`).toBe(200);
+          expect(r.body, `${metal} ${forms[i]}`).toBe(`${rounded(((usd * rate) / G_PER_OZ) * share, 4)}\n`);
+        }
+      }
+    }
+    // Fineness 1 is pure: spot's own figure.
+    const [pure, s] = await both('?currency=EUR&unit=gram&fineness=1', '?compact=1&currency=EUR&unit=gram');
+    expect(pure.body).toBe(`${s.body.xau.price}\n`);
+  });
+
+  it('out of (0, 1000], not a plain number, or given with a karat: a 400 of one line naming both forms', async () => {
+    for (const [q, line] of [
+      [
+        'fineness=0',
+        /^Invalid fineness: 0\. Valid values: a fraction above 0 up to 1 \(0\.925\) or parts per thousand above 1 up to 1000 \(925, 999\.9\); 1 is pure\n$/,
+      ],
+      ['fineness=-0.5', /^Invalid fineness: -0\.5\. Valid values: a fraction above 0 up to 1 .* parts per thousand /],
+      ['fineness=1000.5', /^Invalid fineness: 1000\.5\. Valid values: /],
+      ['fineness=abc', /^Invalid fineness: abc\. Valid values: /],
+      ['fineness=1e3', /^Invalid fineness: 1e3\. Valid values: /],
+      ['fineness=92.5%25', /^Invalid fineness: 92\.5%\. Valid values: /],
+      ['karat=18&fineness=750', /^karat and fineness both give the purity: give one of them\. Valid values: karat or fineness, not both\n$/],
+      ['metal=platinum&karat=18&fineness=950', /^Invalid karat with metal platinum: /],
+    ] as const) {
+      const r = await text(`?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.body, q).toMatch(line);
+      expect(r.body.split('\n'), q).toHaveLength(2);
+    }
   });
 });
 

@@ -95,7 +95,7 @@ describe('spot route', () => {
   it('a bad unit is 400 naming the valid units', async () => {
     const r = await call(spot.GET, '/api/v1/spot?unit=xyz');
     expectError(r, 400);
-    expect(r.body.error).toBe('Unsupported unit: xyz. Valid values: oz, gram, kg, tola, tael, baht');
+    expect(r.body.error).toBe('Unsupported unit: xyz. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain');
   });
 
   it('a repeated parameter is 400', async () => {

@@ -216,7 +216,7 @@ describe('the price stream in process', () => {
     expect(c.body.supported).toContain('EUR');
     const u = await connect('?unit=stone');
     expect(u.res.status).toBe(400);
-    expect(u.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht');
+    expect(u.body.error).toBe('Unsupported unit: stone. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain');
     expect(streamHub().size).toBe(0);
   });
 

@@ -314,7 +314,7 @@ describe('mcp: arguments no tool could read are refused by name, never an intern
     expectRefused(body, 'currency');
     expect(body.result?.content[0].text).toBe(
       'Invalid currency: an array nested deeper than 10 levels. Valid values: an ISO 4217 code such as USD, EUR, GBP, JPY or INR (160+ supported); ' +
-        'Invalid unit: a string of 5000 characters. Valid values: oz, gram, kg, tola, tael, baht',
+        'Invalid unit: a string of 5000 characters. Valid values: oz, gram, kg, tola, tael, baht, chi, luong, don, pavan, dwt, grain',
     );
   });
 

@@ -16,7 +16,20 @@ import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yah
 // (tests/fixtures/SOURCES.md). Every expected figure is this file's own computation from those rows.
 
 const GRAMS_PER_OZ = 31.1034768;
-const GRAMS = { oz: GRAMS_PER_OZ, gram: 1, tola: 11.6638038 } as const;
+/** Grams in each unit, by definition (decisions §17, §31). */
+const GRAMS = {
+  oz: GRAMS_PER_OZ,
+  gram: 1,
+  tola: 11.6638038,
+  chi: 3.75,
+  luong: 37.5,
+  don: 3.75,
+  pavan: 8,
+  dwt: 1.55517384,
+  grain: 0.06479891,
+} as const;
+/** A price per unit smaller than a gram has 4 decimals, as per gram; the others 2. */
+const decimalsOf = (unit: keyof typeof GRAMS) => (unit === 'gram' || unit === 'grain' ? 4 : 2);
 /** Half away from zero, as the service and spot round. */
 const round = (v: number, dp: number) => Math.round(v * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp;
 
@@ -43,7 +56,7 @@ function expectedClose(row: OhlcRow, rates: Map<string, number>, unit: keyof typ
   const fx = rateOn(rates, row.d);
   if (!fx || daysBetween(fx.on, row.d) > 7) return null;
   const value = unit === 'oz' ? row.c * fx.rate : ((row.c * fx.rate) / GRAMS_PER_OZ) * GRAMS[unit];
-  return { d: row.d, c: round(value, unit === 'gram' ? 4 : 2), fx: fx.rate, ...(fx.on !== row.d ? { fx_d: fx.on } : {}) };
+  return { d: row.d, c: round(value, decimalsOf(unit)), fx: fx.rate, ...(fx.on !== row.d ? { fx_d: fx.on } : {}) };
 }
 
 let fake: FakeUpstream;
@@ -163,6 +176,43 @@ describe('conversion, each point at its own date’s rate', () => {
     expect(inr.points[0].d).toBe(rows.find((r) => r.d >= '2009-01-02')!.d);
     expect(inr.fx!.from).toBe('2009-01-02');
     expect(FIRST < '2009-01-02').toBe(true);
+  });
+
+  it('the units of the world’s markets: every point is its grams of the USD close at its date’s rate, in JSON and CSV', async () => {
+    for (const [currency, unit] of [
+      ['JPY', 'chi'],
+      ['JPY', 'luong'],
+      ['INR', 'don'],
+      ['INR', 'pavan'],
+      ['JPY', 'dwt'],
+      ['JPY', 'grain'],
+    ] as const) {
+      const rates = ratesOf(currency);
+      const body = await get({ currency, unit, from: '2016-01-01', to: '2016-12-31' });
+      expect(body.data_state.status, `${currency}/${unit}`).toBe('fresh');
+      expect(body).toMatchObject({ currency, unit });
+      const want = rows
+        .filter((r) => r.d >= '2016-01-01' && r.d <= '2016-12-31')
+        .map((r) => expectedClose(r, rates, unit))
+        .filter((p) => p !== null);
+      expect(want.length).toBeGreaterThan(200);
+      expect(
+        body.points.map(({ d, c, fx, fx_d }) => ({ d, c, fx, ...(fx_d ? { fx_d } : {}) })),
+        `${currency}/${unit}`,
+      ).toEqual(want);
+      const res = await lib.csvRoute.GET(new Request(`http://t/api/v1/history.csv?currency=${currency}&unit=${unit}&from=2016-04-25&to=2016-05-06`));
+      const closes = (await res.text())
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(','));
+      const inWindow = want.filter((p) => p.d >= '2016-04-25' && p.d <= '2016-05-06');
+      expect(inWindow.length).toBeGreaterThan(5);
+      expect(
+        closes.map(([d, c]) => [d, Number(c)]),
+        `${currency}/${unit} CSV`,
+      ).toEqual(inWindow.map((p) => [p.d, p.c]));
+    }
   });
 
   it('a currency that ended (HRK, last rate 2022-12-30): no point after it, and the body says until when', async () => {

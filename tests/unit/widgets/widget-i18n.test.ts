@@ -10,66 +10,23 @@ const en = STRINGS.en;
 const keys = Object.keys(en) as (keyof typeof en)[];
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-/** Where a language really writes what English writes: unit symbols, names (tola, tael and baht are their own names), and range abbreviations that coincide. */
+/**
+ * Where a language really writes what English writes: unit symbols, names (tola, tael and baht are their own names, as are the
+ * Vietnamese chỉ and lượng, the Korean don and pennyweight in the languages that borrow it), and range abbreviations that coincide.
+ */
+const NAMES = ['unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht', 'unitChi', 'unitLuong', 'unitDon', 'unitDwt'] as const;
+const ABBREVIATIONS = ['abbrChi', 'abbrLuong', 'abbrDon', 'abbrPavan', 'abbrDwt'] as const;
 const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, (keyof typeof en)[]> = {
-  de: ['gold', 'bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg'],
-  fr: ['bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
-  es: [
-    'bitcoin',
-    'r1d',
-    'r5d',
-    'r1mo',
-    'r3mo',
-    'r6mo',
-    'abbrGram',
-    'abbrKg',
-    'metal',
-    'unitTola',
-    'unitTael',
-    'unitBaht',
-    'abbrTola',
-    'abbrTael',
-    'abbrBaht',
-  ],
-  it: ['bitcoin', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'unitTola', 'unitTael', 'unitBaht', 'abbrTola', 'abbrTael', 'abbrBaht'],
-  pt: [
-    'bitcoin',
-    'r1d',
-    'r5d',
-    'r1mo',
-    'r3mo',
-    'r6mo',
-    'abbrGram',
-    'abbrKg',
-    'metal',
-    'unitTola',
-    'unitTael',
-    'unitBaht',
-    'abbrTola',
-    'abbrTael',
-    'abbrBaht',
-  ],
-  tr: [
-    'bitcoin',
-    'r1y',
-    'r5y',
-    'r10y',
-    'unitGram',
-    'unitKg',
-    'abbrGram',
-    'abbrKg',
-    'metal',
-    'unitTola',
-    'unitTael',
-    'unitBaht',
-    'abbrTola',
-    'abbrTael',
-    'abbrBaht',
-  ],
+  de: ['gold', 'bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'abbrDwt'],
+  fr: ['bitcoin', 'palladium', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', ...NAMES, ...ABBREVIATIONS, 'unitGrain', 'abbrGrain'],
+  es: ['bitcoin', 'r1d', 'r5d', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'metal', ...NAMES, ...ABBREVIATIONS],
+  it: ['bitcoin', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', ...NAMES, ...ABBREVIATIONS],
+  pt: ['bitcoin', 'r1d', 'r5d', 'r1mo', 'r3mo', 'r6mo', 'abbrGram', 'abbrKg', 'metal', ...NAMES, ...ABBREVIATIONS],
+  tr: ['bitcoin', 'r1y', 'r5y', 'r10y', 'unitGram', 'unitKg', 'abbrGram', 'abbrKg', 'metal', ...NAMES, ...ABBREVIATIONS],
   ar: [],
   hi: [],
   zh: [],
-  ja: ['abbrGram', 'abbrKg'],
+  ja: ['abbrGram', 'abbrKg', 'abbrDwt'],
 };
 
 /** English words that must not appear inside any other language's strings. */

@@ -1,0 +1,24 @@
+import { GRAMS_PER_OZ, perUnit, round, UNIT_DECIMALS, type Unit } from '../reference/units';
+
+// The one computation of a price in a currency and unit (decisions §33): USD per troy ounce × the currency's rate per USD,
+// per unit, × the fine share of the alloy. Spot (`xau.price`, `karats`), price.txt and the metal value call it; a
+// page, a widget, an alert or the sharing image that shows a price calls it too, so no two surfaces can disagree by a
+// digit. Rounding happens once, on output, from unrounded inputs.
+
+/** The exact figure, unrounded: `usdOz` × `rate` per `unit`, of `fineness` (fine metal per unit of alloy, 0 < f ≤ 1). */
+export function exactPriceIn(usdOz: number, rate: number, unit: Unit, fineness = 1): number {
+  return perUnit(usdOz * rate, unit) * fineness;
+}
+
+/** A price as spot shows it: the exact figure rounded once to the unit's decimals (gram and grain 4, the others 2). */
+export function priceIn(usdOz: number, rate: number, unit: Unit, fineness = 1): number {
+  return round(exactPriceIn(usdOz, rate, unit, fineness), UNIT_DECIMALS[unit]);
+}
+
+/** What `fineOz` troy ounces of fine metal are worth at `usdOz` and `rate`, rounded once to 2 decimals (the metal value). */
+export function valueOfFine(usdOz: number, rate: number, fineOz: number): number {
+  return round(fineOz * exactPriceIn(usdOz, rate, 'oz'), 2);
+}
+
+/** Troy ounces in `grams`. */
+export const ouncesIn = (grams: number) => grams / GRAMS_PER_OZ;
