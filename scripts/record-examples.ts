@@ -15,6 +15,8 @@ const EXAMPLES: Record<string, string> = {
   history: '/api/v1/history',
   chart: '/api/v1/chart?symbol=xau&range=6mo&interval=1wk',
   reserves: '/api/v1/reserves',
+  value: '/api/v1/value?item=krugerrand&currency=ZAR&quote=76000',
+  items: '/api/v1/items',
   // Last, after the others made their upstream calls: the record of this very run.
   status: '/api/v1/status',
   // The data of the stream's first `price` event.

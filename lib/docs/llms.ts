@@ -34,6 +34,12 @@ export function llmsText(origin: string): string {
       "(spot's own figure and rounding; `metal` gold, silver, platinum or palladium; `karat` gold only; `fineness` any metal, a fraction `0.925` or parts per thousand `925`), the state in the `X-Data-State` and `X-Updated-At` headers " +
       `(stale is the last real price, still 200; never seen is 503 \`unavailable\`). Recipes that work as written (Google Sheets, Excel, Home Assistant, Portfolio Performance, Grafana, curl and jq): ${origin}/docs/recipes.`,
     '',
+    `What metal people hold is worth: \`${origin}/api/v1/value?weight=12&karat=14&currency=EUR\` (a 14k chain of 12 g), \`?item=krugerrand&currency=ZAR\`, ` +
+      '`?metal=silver&item=us-90-dime&qty=10`, `?weight=1&unit=luong&currency=VND`: `weight` in `unit` (default gram) at a purity (`karat` for gold, `fineness` for any metal: ' +
+      '`0.925` or `925`, 1 is pure), or `item` (a coin of `/api/v1/items`, valued by the fine metal its mint states) with `qty`. `melt_value` = fine troy ounces × spot × the rate spot uses ' +
+      "(2 decimals; spot's own per-unit figure is in `price`); `quote` (a price asked or offered, in the currency) adds `premium` and `premium_pct`. It is the metal's value, not a shop's price: " +
+      'dealers and jewellers sell above it and buy below it, and making charges and taxes are not in it.',
+    '',
     'The past in any currency and unit: `/api/v1/history` takes `currency` and `unit` on every series and converts each point at the central-bank ' +
       "reference rate of its own date (Frankfurter; `fx` on each point, `fx_d` when the rate is from an earlier day; never today's rate for a past date, never a rate more than 7 days older than the point: a gap's points are left out, counted in `fx.left_out`, and a currency that ended says its last rate in `fx.until`). " +
       'Four series, each named in `source`: `series=futures` (default) COMEX GC=F daily since 2000 (5 years unless `range=max` or `from`), `series=spot` the ' +

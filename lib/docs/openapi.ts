@@ -18,6 +18,11 @@ import { browserCache, CACHE_SECONDS, sharedCache, type CacheRoute } from '../ht
 import { unwrap } from '../schemas/query-fields';
 import { PriceEvent, RETRY_MS, StreamQuery } from '../schemas/stream';
 import { PriceTextQuery } from '../schemas/price';
+import { Items, Value, ValueQuery } from '../schemas/value';
+import { COMMON_FINENESS } from '../reference/fineness';
+import { ITEMS } from '../reference/items';
+import valueExample from '../data/examples/value.json';
+import itemsExample from '../data/examples/items.json';
 import streamExample from '../data/examples/stream.json';
 import statusExample from '../data/examples/status.json';
 import { Status } from '../schemas/status';
@@ -102,6 +107,48 @@ const BASE_OPERATIONS: Operation[] = [
     },
     cache: 'spot',
     textOnly: true,
+  },
+  {
+    path: '/api/v1/value',
+    operationId: 'getValue',
+    summary: 'What a weight of metal, or a number of bullion coins, is worth at spot: the metal value, not a shop’s price',
+    description:
+      'The metal (melt) value of what you hold: `weight` in `unit` (default gram) at a purity (`karat` for gold, or `fineness` for any metal: a fraction `0.925` ' +
+      'or parts per thousand `925`, `999.9`; 1 is pure, never one part per thousand; left out, pure), or `item` (a coin of /api/v1/items, valued by the fine ' +
+      `metal its mint states) with \`qty\`, of \`metal\` (${listed(METALS.map((m) => m.id))}; gold by default) in \`currency\`. ` +
+      '`melt_value` is fine troy ounces × spot’s USD price × the rate spot uses, 2 decimals: the same served price, FX table and arithmetic as spot, so one ' +
+      'gram valued equals spot’s gram. `price` is spot’s own figure for the pure metal per `unit`, so a page can show both. With `quote` (a price asked or ' +
+      'offered for the whole, in `currency`): `premium` = quote − metal value and `premium_pct` = (quote ÷ metal value − 1) × 100, negative under the ' +
+      'metal’s value. This is what the metal is worth, not what a shop asks or pays: dealers and jewellers sell above it and buy below it, and making ' +
+      'charges and taxes are not in it. Common finenesses: ' +
+      `${METALS.map((m) => `${m.name.toLowerCase()} ${COMMON_FINENESS[m.id].map((f) => `${f.ppt}${f.name ? ` (${f.name})` : ''}`).join(', ')}`).join('; ')}. ` +
+      'The state is the metal’s own (spot’s `groups[metal]`): stale is the last real price, still a 200. Cached as spot.',
+    tag: 'Prices',
+    query: ValueQuery,
+    ok: { schema: Value, description: 'The metal value (stale: at the last real price)', example: valueExample },
+    errors: {
+      400:
+        'A weight that is not a number above 0, `weight` and `item` both or neither, `karat` with another metal than gold, `karat` and `fineness` both, a ' +
+        'fineness outside (0, 1000], a purity or another metal with `item`, an unknown item, `qty` not a whole number from 1 or without `item`, a `quote` ' +
+        'not above 0, an unsupported currency (with `supported`) or unit, or a parameter given twice (with `valid` where a list has them)',
+      ...COMMON_ERRORS,
+      503: 'Both sources of the metal are down and no real price of it has been seen yet',
+    },
+    cache: 'spot',
+  },
+  {
+    path: '/api/v1/items',
+    operationId: 'getItems',
+    summary: 'The bullion coins /api/v1/value takes as `item`, from their mints’ specifications',
+    description:
+      `${ITEMS.length} bullion coins people hold (${ITEMS.map((i) => `\`${i.id}\``).join(', ')}), each \`{id, name, metal, issuer, gross_g, fineness, fine_g, fine_oz, source}\` ` +
+      'from its mint’s published specification (`source`; for the US circulating silver coins, the law they were struck under). `fine_oz` is the fine metal ' +
+      'the mint states (a 1 oz coin holds 1.0000 troy oz, whatever its gross weight times its fineness rounds to) and is what a value is computed from. ' +
+      'Data of the release (`data_state.source` `snapshot`, `as_of` the day it was checked against its sources). Cached 1 h.',
+    tag: 'Reference',
+    ok: { schema: Items, description: 'The list', example: itemsExample },
+    errors: { ...COMMON_ERRORS },
+    cache: 'items',
   },
   {
     path: '/api/v1/intraday',
@@ -684,9 +731,9 @@ export function openApiDocument(origin: string): Json {
     // No key, no account: no operation needs authentication.
     security: [],
     tags: [
-      { name: 'Prices', description: 'Live spot gold and silver in any currency and unit' },
+      { name: 'Prices', description: 'Live spot gold, silver, platinum and palladium in any currency and unit, and what a holding of them is worth' },
       { name: 'Series', description: 'Time series: the recorded intraday samples, daily history and OHLCV bars' },
-      { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country' },
+      { name: 'Reference', description: 'Reference tables: central-bank gold holdings by country, the bullion coins' },
       { name: 'Status', description: 'How the upstream sources and the service’s own record have behaved' },
       { name: 'Alerts', description: 'Keyless price alerts delivered to your webhook (the only operations that write)' },
     ],

@@ -18,6 +18,8 @@ export const CACHE_SECONDS = {
   chart: 300,
   history: 300,
   reserves: 3600,
+  /** The bullion coins (decisions §31): data of the release. */
+  items: 3600,
   /** The status record (decisions §26). */
   status: 30,
   openapi: 3600,

@@ -1,4 +1,4 @@
-import { GRAMS_PER_OZ, perUnit, round, UNIT_DECIMALS, type Unit } from '../reference/units';
+import { perUnit, round, UNIT_DECIMALS, type Unit } from '../reference/units';
 
 // The one computation of a price in a currency and unit (decisions §33): USD per troy ounce × the currency's rate per USD,
 // per unit, × the fine share of the alloy. Spot (`xau.price`, `karats`), price.txt and the metal value call it; a
@@ -15,10 +15,5 @@ export function priceIn(usdOz: number, rate: number, unit: Unit, fineness = 1): 
   return round(exactPriceIn(usdOz, rate, unit, fineness), UNIT_DECIMALS[unit]);
 }
 
-/** What `fineOz` troy ounces of fine metal are worth at `usdOz` and `rate`, rounded once to 2 decimals (the metal value). */
-export function valueOfFine(usdOz: number, rate: number, fineOz: number): number {
-  return round(fineOz * exactPriceIn(usdOz, rate, 'oz'), 2);
-}
-
-/** Troy ounces in `grams`. */
-export const ouncesIn = (grams: number) => grams / GRAMS_PER_OZ;
+/** Troy ounces in one `unit` (the troy ounce and the kilogram by their exact constants, as `perUnit` prices them). */
+export const ouncesPer = (unit: Unit) => perUnit(1, unit);

@@ -1,4 +1,7 @@
 import type { PageConfig } from 'next';
+import { COMMON_FINENESS } from '@/lib/reference/fineness';
+import { ITEMS, ITEMS_AS_OF } from '@/lib/reference/items';
+import { METALS } from '@/lib/reference/metals';
 import { UNIT_LIST } from '@/lib/reference/units';
 import { PageHead } from '@/site/layout';
 import { originProps } from '@/site/page-props';
@@ -120,6 +123,72 @@ export default function DataDocs() {
               <td>{u.name}</td>
               <td>{u.definition}</td>
               <td>{'note' in u ? u.note : 'worldwide'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2 id="purity">Purity</h2>
+      <p>
+        Gold takes <code>karat</code> (24k, 22k, 21k, 18k, 14k, 10k, 9k: karat ÷ 24 fine) or <code>fineness</code>; every metal takes{' '}
+        <code>fineness</code>, written as a fraction (<code>0.925</code>) or in parts per thousand as a hallmark writes it (<code>925</code>,{' '}
+        <code>999.9</code>): a value above 0 up to 1 is a fraction, above 1 up to 1000 parts per thousand. <code>1</code> is therefore pure metal,
+        never one part per thousand. Anything else is a 400 that names both forms. The common finenesses:
+      </p>
+      <ul>
+        {METALS.map((m) => (
+          <li key={m.id}>
+            {m.name}: {COMMON_FINENESS[m.id].map((f) => `${f.ppt}${f.name ? ` (${f.name})` : ''}`).join(', ')}
+          </li>
+        ))}
+      </ul>
+      <h2 id="metal-value">What metal is worth</h2>
+      <p>
+        <code>/api/v1/value</code> (and the MCP tool <code>get_metal_value</code>) answers what a weight of metal at a purity, or a number of the
+        coins below, is worth at spot: fine troy ounces × spot&apos;s USD price × the exchange rate spot uses, rounded once to 2 decimals, from the
+        same served price as spot, so one gram valued equals spot&apos;s gram. With a <code>quote</code> it says how far a price you were asked or
+        offered is above or below that value.
+      </p>
+      <p id="not-a-shop-price">
+        <strong>This is the metal&apos;s value, not a shop&apos;s price.</strong> Dealers and jewellers sell above it and buy below it; making
+        charges, taxes and a coin&apos;s collector value are not in it. The service holds no city, retail, dealer or jeweller prices.
+      </p>
+      <h3 id="items">The coins</h3>
+      <p>
+        The fine metal of each coin is the figure its mint states (a 1 oz coin holds 1.0000 troy oz, whatever its gross weight times its fineness
+        rounds to); the US circulating silver coins are valued from the standard weight and fineness of the law they were struck under. The list is
+        data bundled with the release (<code>lib/data/bullion-coins.json</code>), checked against its sources on {ITEMS_AS_OF};{' '}
+        <code>/api/v1/items</code> serves it.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>
+              <code>item</code>
+            </th>
+            <th>coin</th>
+            <th>gross weight</th>
+            <th>fineness</th>
+            <th>fine metal</th>
+            <th>specification</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ITEMS.map((i) => (
+            <tr key={i.id}>
+              <td>
+                <code>{i.id}</code>
+              </td>
+              <td>
+                {i.name} ({i.issuer})
+              </td>
+              <td>{i.gross_g} g</td>
+              <td>{i.fineness}</td>
+              <td>
+                {i.fine_oz} troy oz ({i.fine_g} g)
+              </td>
+              <td>
+                <a href={i.source}>source</a>
+              </td>
             </tr>
           ))}
         </tbody>

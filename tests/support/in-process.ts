@@ -43,6 +43,8 @@ const ROUTES: Record<string, () => Promise<RouteModule>> = {
   '/api/v1/chart': () => import('@/app/api/v1/chart/route'),
   '/api/v1/intraday': () => import('@/app/api/v1/intraday/route'),
   '/api/v1/reserves': () => import('@/app/api/v1/reserves/route'),
+  '/api/v1/value': () => import('@/app/api/v1/value/route'),
+  '/api/v1/items': () => import('@/app/api/v1/items/route'),
   '/api/cron/sample': () => import('@/app/api/cron/sample/route'),
   '/mcp': () => import('@/app/mcp/route'),
   '/widgets/price': () => import('@/app/widgets/price/route'),

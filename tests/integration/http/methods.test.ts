@@ -53,6 +53,9 @@ beforeAll(async () => {
     { path: '/api/v1/intraday.csv', kind: 'rest', get: 200 },
     // One number as text; a 405 there is the same JSON.
     { path: '/api/v1/price.txt', kind: 'rest', get: 200 },
+    // What metal is worth, and the coins it takes.
+    { path: '/api/v1/value?weight=1', kind: 'rest', get: 200 },
+    { path: '/api/v1/items', kind: 'rest', get: 200 },
     // Without the bearer token the cron route answers 401 by contract.
     { path: '/api/cron/sample', kind: 'rest', get: 401 },
     { path: '/api/openapi.json', kind: 'document', get: 200 },

@@ -17,6 +17,7 @@ import { HistoryQuery } from '@/lib/schemas/history';
 import { IntradayQuery } from '@/lib/schemas/intraday';
 import { PriceTextQuery } from '@/lib/schemas/price';
 import { SpotQuery } from '@/lib/schemas/spot';
+import { ValueQuery } from '@/lib/schemas/value';
 
 // One description per input: the query schema is what the route parses with, what the OpenAPI
 // parameters say and what the MCP inputs are built from. These checks compare the three surfaces
@@ -145,6 +146,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
     '/api/v1/chart.csv': ChartQuery,
     '/api/v1/history.csv': HistoryQuery,
     '/api/v1/price.txt': PriceTextQuery,
+    '/api/v1/value': ValueQuery,
   } as const;
 
   it('REST accepts every value the OpenAPI document lists and refuses one it does not', () => {
@@ -155,7 +157,7 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
       const schema = QUERIES[path];
       for (const v of values) {
         // A chart interval is checked with a range it can reach, a history symbol with the series that has it (futures are gold alone),
-        // a London time with the london series and a metal that has it.
+        // a London time with the london series and a metal that has it, a value's field with something to value.
         const reachable = CHART_RANGES.find((r) => !reachProblem(r, v as (typeof CHART_INTERVALS)[number]));
         const extra =
           path.startsWith('/api/v1/chart') && name === 'interval'
@@ -164,12 +166,15 @@ describe('OpenAPI, REST validation and MCP inputs agree', () => {
               ? '&series=spot'
               : path.startsWith('/api/v1/history') && name === 'time'
                 ? `&series=london&symbol=${v === 'noon' ? 'xag' : 'xau'}`
-                : '';
+                : path === '/api/v1/value' && name !== 'item'
+                  ? '&weight=1'
+                  : '';
         expect(() => parseQuery(schema, url(`${name}=${v}${extra}`)), key).not.toThrow();
         expect(() => parseQuery(schema, url(`${name}=${v.toUpperCase()}${extra}`)), key).not.toThrow();
       }
-      expect(() => parseQuery(schema, url(`${name}=`)), key).not.toThrow();
-      expect(() => parseQuery(schema, url(`${name}=not-a-value`)), key).toThrow(ApiError);
+      const something = path === '/api/v1/value' ? '&weight=1' : '';
+      expect(() => parseQuery(schema, url(`${name}=${something}`)), key).not.toThrow();
+      expect(() => parseQuery(schema, url(`${name}=not-a-value${something}`)), key).toThrow(ApiError);
     }
   });
 
