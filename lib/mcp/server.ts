@@ -9,6 +9,7 @@ import { getDataStatus } from './tools/get-data-status';
 import { getGoldHistory } from './tools/get-gold-history';
 import { getGoldIntraday } from './tools/get-gold-intraday';
 import { getGoldPrice } from './tools/get-gold-price';
+import { getMetalValue } from './tools/get-metal-value';
 import { registerViews, viewUri, type ViewDocuments } from './views';
 
 // A fresh MCP server per request, whichever protocol era the request speaks (the route picks the
@@ -17,14 +18,22 @@ import { registerViews, viewUri, type ViewDocuments } from './views';
 export const SERVER_NAME = 'goldapi';
 export const SERVER_VERSION = VERSION;
 
-export const TOOLS: Tool[] = [getGoldPrice, getGoldHistory, getGoldIntraday, getCentralBankReserves, compareGoldToAsset, getDataStatus] as Tool[];
+export const TOOLS: Tool[] = [
+  getGoldPrice,
+  getGoldHistory,
+  getGoldIntraday,
+  getCentralBankReserves,
+  compareGoldToAsset,
+  getDataStatus,
+  getMetalValue,
+] as Tool[];
 
 /** Every tool only reads public market data: nothing changes, the same call gives the same kind of answer, and the data comes from outside. */
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
 
 const INSTRUCTIONS = `Read-only gold market data. Prices are indicative mid-market reference rates, not tradable quotes.
 Every result carries data_state: "fresh" (live or within its cache time), "stale" (the upstream is down; the last real value is given with its age in seconds; tell the user it may be out of date) or "unavailable" (no value is known; none is invented, say so rather than guessing).
-Use get_gold_price for the current price in any currency and unit, get_gold_intraday for the recorded 2-minute series (up to 48 h), get_gold_history for daily closes and returns (up to 5 years), compare_gold_to_asset to compare gold with another market, and get_central_bank_reserves for official holdings by country.`;
+Use get_gold_price for the current price in any currency and unit, get_metal_value for what a weight of metal at a purity or a number of bullion coins is worth (the metal's value at spot, not a dealer's or jeweller's price), get_gold_intraday for the recorded 2-minute series (up to 48 h), get_gold_history for daily closes and returns (up to 5 years), compare_gold_to_asset to compare gold with another market, and get_central_bank_reserves for official holdings by country.`;
 
 /**
  * How long a 2026-07-28 client may keep the tool list, the discovery result and the views

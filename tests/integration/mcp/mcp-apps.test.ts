@@ -67,6 +67,7 @@ describe('mcp: the views in both eras', () => {
           get_central_bank_reserves: undefined,
           compare_gold_to_asset: 'ui://gold/chart',
           get_data_status: undefined,
+          get_metal_value: undefined,
         });
         for (const uri of Object.values(named)) if (uri) expect(listed.has(uri), uri).toBe(true);
       }

@@ -60,6 +60,7 @@ describe('mcp: the SDK client', () => {
       'get_gold_history',
       'get_gold_intraday',
       'get_gold_price',
+      'get_metal_value',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
@@ -352,6 +353,7 @@ describe('mcp: a 2025-11-25 client and a 2026-07-28 client on the same URL', () 
     ['get_gold_intraday', { hours: 1 }],
     ['get_central_bank_reserves', { country: 'deu' }],
     ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
+    ['get_metal_value', { item: 'sovereign', currency: 'GBP', quote: 700 }],
   ];
 
   it('the 2026 client never initializes: it discovers, lists and calls in the 2026-07-28 revision', async () => {
@@ -362,7 +364,7 @@ describe('mcp: a 2025-11-25 client and a 2026-07-28 client on the same URL', () 
     await client.close();
   });
 
-  it('both list the same six tools and give the same answers, every structuredContent valid against its outputSchema (strict Ajv)', async () => {
+  it('both list the same seven tools and give the same answers, every structuredContent valid against its outputSchema (strict Ajv)', async () => {
     const c2025 = await mcpClient(app);
     const c2026 = await mcpClient2026(app);
     try {

@@ -51,6 +51,7 @@ describe('mcp: every tool through an outage', () => {
     ['get_gold_intraday', { hours: 1 }],
     ['get_central_bank_reserves', { country: 'fra' }],
     ['compare_gold_to_asset', { symbol: 'sp500', range: '6m' }],
+    ['get_metal_value', { weight: 10, karat: '22' }],
   ];
   /** The structured result checked against the tool's own output schema, as a client that validates would. */
   const expectValid = (name: string, result: unknown) => {
@@ -118,6 +119,57 @@ describe('mcp: every tool through an outage', () => {
     }
     const price: any = await client.callTool({ name: 'get_gold_price', arguments: {} });
     expect(price.structuredContent.spot_usd_oz).toBe(before.get_gold_price.structuredContent.spot_usd_oz);
+    await client.close();
+  });
+});
+
+describe('mcp: get_metal_value through the SDK client', () => {
+  it('answers what REST answers, the figure and what it is not first in words; a bad argument is an isError naming the valid values', async () => {
+    const app = await scenario();
+    const client = await mcpClient(app);
+    const { tools } = await client.listTools();
+    const listed = tools.find((t) => t.name === 'get_metal_value')!;
+    expect(listed.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(listed.description).toMatch(/not what a dealer or jeweller charges or pays/);
+    for (const [args, query] of [
+      [{ item: 'krugerrand', currency: 'ZAR', quote: 76000 }, 'item=krugerrand&currency=ZAR&quote=76000'],
+      [{ weight: 12, karat: '14k', currency: 'EUR' }, 'weight=12&karat=14k&currency=EUR'],
+      [{ metal: 'silver', weight: 1, unit: 'kg', fineness: 925 }, 'metal=silver&weight=1&unit=kg&fineness=925'],
+      [{ item: 'us-90-dime', qty: 10 }, 'item=us-90-dime&qty=10'],
+    ] as const) {
+      const [r, rest]: any[] = await Promise.all([client.callTool({ name: 'get_metal_value', arguments: args }), app.json(`/api/v1/value?${query}`)]);
+      expect(r.isError, query).toBeFalsy();
+      expect(rest.status, query).toBe(200);
+      const { updated_at: _a, data_state: s1, ...tool } = r.structuredContent;
+      const { updated_at: _b, data_state: s2, ...body } = rest.body;
+      expect(tool, query).toEqual(body);
+      expect(s1.status, query).toBe(s2.status);
+      const text: string = r.content[0].text;
+      expect(text, query).toMatch(/^Metal value: /);
+      expect(text, query).toContain(r.structuredContent.melt_value.toLocaleString('en-US', { maximumFractionDigits: 2 }));
+      expect(text, query).toContain(r.structuredContent.currency);
+      expect(text, query).toContain(`fresh, as of ${r.structuredContent.data_state.as_of}`);
+      expect(text, query).toContain('not a dealer’s or jeweller’s price');
+      expect(text, query).not.toMatch(/\bprice of (the|this|your) (coin|item|chain)/i);
+      expect(JSON.parse(r.content[1].text)).toEqual(r.structuredContent);
+    }
+    const quoted: any = await client.callTool({ name: 'get_metal_value', arguments: { item: 'sovereign', currency: 'EUR', quote: 1 } });
+    expect(quoted.content[0].text).toMatch(/ below the metal’s value\./);
+    for (const [args, text] of [
+      [{}, /^weight or item is required\. Valid values: weight .* or item /],
+      [{ weight: 0 }, /^Invalid weight: 0\. Valid values: a number above 0/],
+      [{ weight: 1, item: 'sovereign' }, /^weight and item both say what is valued/],
+      [{ item: 'doubloon' }, /^Unknown item: doubloon\. Valid values: krugerrand, /],
+      [{ item: 'sovereign', qty: 0 }, /^Invalid qty: 0\. Valid values: a whole number from 1 to 1000000/],
+      [{ weight: 1, metal: 'platinum', karat: '18' }, /^Invalid karat with metal platinum/],
+      [{ weight: 1, fineness: 1001 }, /^Invalid fineness: 1001\. Valid values: a fraction above 0 up to 1 \(0\.925\) or parts per thousand/],
+      [{ weight: 1, unit: 'stone' }, /^Unsupported unit: stone\. Valid values: oz, gram, .*, grain/],
+      [{ weight: 1, currency: 'XYZ' }, /^Unsupported currency: XYZ\. Valid values: .*\bEUR\b/],
+    ] as const) {
+      const r: any = await client.callTool({ name: 'get_metal_value', arguments: args });
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.content[0].text, JSON.stringify(args)).toMatch(text);
+    }
     await client.close();
   });
 });

@@ -6,6 +6,7 @@ import intradayExample from '@/lib/data/examples/intraday.json';
 import reservesExample from '@/lib/data/examples/reserves.json';
 import statusExample from '@/lib/data/examples/status.json';
 import spotExample from '@/lib/data/examples/spot.json';
+import valueExample from '@/lib/data/examples/value.json';
 import { createGoldServer, TOOLS } from '@/lib/mcp/server';
 import { NOTHING, unavailable } from '@/lib/sources/unavailable';
 import { strictAjv } from '../../support/mcp';
@@ -95,6 +96,7 @@ describe('output schemas check the REST body, not an all-optional copy', () => {
     get_gold_intraday: intradayExample,
     get_central_bank_reserves: reservesExample,
     get_data_status: statusExample,
+    get_metal_value: valueExample,
   };
   const output = (name: string) => TOOLS.find((t) => t.name === name)!.output;
 
@@ -129,6 +131,9 @@ describe('a bad argument is refused in one wording: the argument, the value or "
     ['get_central_bank_reserves', { country: 5 }, 'Invalid country: 5. Valid values: part of a country name or an ISO3 code'],
     ['get_gold_history', { date: 20240301 }, 'Invalid date: 20240301. Valid values: a date written YYYY-MM-DD'],
     ['get_gold_history', { date: '03/01/2024' }, 'Invalid date: 03/01/2024. Valid values: a date written YYYY-MM-DD'],
+    ['get_metal_value', { weight: '12' }, 'Invalid weight: 12. Valid values: a number above 0, at most 1,000,000,000'],
+    ['get_metal_value', { item: 'sovereign', qty: 2.5 }, 'Invalid qty: 2.5. Valid values: a whole number from 1 to 1000000'],
+    ['get_metal_value', { weight: 1, fineness: 'sterling' }, 'Invalid fineness: sterling. Valid values: a fraction above 0 up to 1 (0.925)'],
   ];
   for (const [name, args, text] of cases) {
     it(`${name} ${JSON.stringify(args)}`, async () => {

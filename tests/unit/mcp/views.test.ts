@@ -26,6 +26,7 @@ const LINKS: Record<string, string | undefined> = {
   compare_gold_to_asset: 'ui://gold/chart',
   get_central_bank_reserves: undefined,
   get_data_status: undefined,
+  get_metal_value: undefined,
 };
 
 describe('views as resources', () => {
