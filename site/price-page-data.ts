@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/core/errors';
 import { config as settings } from '@/lib/core/config';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { fxInUse, getSpot } from '@/lib/prices/spot';
-import { KARATS } from '@/lib/reference/karats';
+import { KARATS, purity } from '@/lib/reference/karats';
 import { metalById, type MetalId } from '@/lib/reference/metals';
 import { round, UNIT_DECIMALS, UNITS, type Unit } from '@/lib/reference/units';
 import type { History } from '@/lib/schemas/history';
@@ -179,7 +179,7 @@ export async function loadPricePage(
   const karatAsked = Number(param(ctx, 'k'));
   const karat = metal === 'gold' && (KARATS as readonly number[]).includes(karatAsked) ? karatAsked : 24;
   const rate = 'xau' in spot ? spot.fx_rate : null;
-  const one = usdOz === null || rate === null ? null : unitPrice(usdOz, rate, wunit, karat);
+  const one = usdOz === null || rate === null ? null : unitPrice(usdOz, rate, wunit, purity(karat));
   const m = amount(param(ctx, 'm'));
   const w = amount(param(ctx, 'w'));
   const converter: Converter =

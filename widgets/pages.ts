@@ -1,7 +1,6 @@
 import { CHART_SYMBOLS } from '../lib/reference/instruments';
 import { CHART_CSS, CHART_METAL, chartTitle, isRate, renderChart, type ChartOptions } from './chart';
-import { KARATS } from '../lib/reference/karats';
-import { CONVERTER_CSS, converterTitle, DIRECTIONS, renderConverter, type ConverterOptions } from './converter';
+import { CONVERTER_CSS, converterTitle, DIRECTIONS, purityFrom, renderConverter, type ConverterOptions } from './converter';
 import { chartHeadline, chartSeries, spotForWidget } from './data';
 import { priceDecimals } from './format';
 import { textFor } from './i18n';
@@ -89,13 +88,13 @@ export async function chartPage(q: URLSearchParams, origin: string): Promise<str
 
 /** The whole converter widget page for a query. */
 export async function converterPage(q: URLSearchParams, origin: string): Promise<string> {
-  const karat = Number(q.get('karat'));
+  const metal = pick(q.get('metal'), METAL_IDS, 'gold');
   const opts: ConverterOptions = {
     ...parseCommon(q),
-    metal: pick(q.get('metal'), METAL_IDS, 'gold'),
+    metal,
     amount: boundedNumber(q.get('amount'), 0, 1e12, 1000),
     direction: pick(q.get('direction'), DIRECTIONS, 'money-to-gold'),
-    karat: (KARATS as readonly number[]).includes(karat) ? (karat as ConverterOptions['karat']) : 24,
+    purity: purityFrom(metal, q.get('fineness'), q.get('karat')),
   };
   const { spot, state, currency, codes } = await spotForWidget(opts.currency, opts.unit, origin, { withCodes: true });
   opts.currency = currency;

@@ -85,7 +85,7 @@ export function llmsText(origin: string): string {
       'or',
     )} price (\`metal\`, gold by default) with its spot change since the previous close and freshness, by iframe or one script tag`,
     `- [Chart widget](${origin}/widgets/chart): gold or another asset over 1 day to 5 years`,
-    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`), any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, karat purity for gold`,
+    `- [Converter widget](${origin}/widgets/converter): money ↔ weight of any served metal (\`metal\`) at its metal value, any currency, ${UNIT_LIST.map((u) => u.id).join('/')}, a purity (\`fineness\` for any metal, \`karat\` for gold); it says the metal value is not a shop's price`,
     `- [Embed script](${origin}/embed.js): \`<script src="${origin}/embed.js" data-widget="price" data-currency="EUR"></script>\``,
     '- The price and converter widgets, the chart’s 1D range of each metal, and the landing page follow the price stream; `live=0` (`data-live="0"`) polls instead, and a browser without EventSource or a refused stream falls back to polling.',
     '',

@@ -164,12 +164,12 @@ describe('converter widget', () => {
     await page.goto(`${app.url}/widgets/converter?amount=2&direction=gold-to-money`);
     await expect.poll(() => api.includes('/api/v1/stream')).toBe(true);
     const price = newPrice();
-    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 troy oz of 24k gold is worth ${usd(2 * price)}`);
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`Metal value of 2.0000 troy oz of 24k gold: ${usd(2 * price)}`);
     // Another currency: the stream follows it at once, still no poll.
     await page.selectOption('#gw-currency', 'EUR');
     const spot = (await app.json('/api/v1/spot?currency=EUR&compact=1')).body;
     const eur = (2 * spot.spot_usd_oz * spot.fx_rate).toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
-    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`Metal value of 2.0000 troy oz of 24k gold: ${eur}`);
     expect(api.filter((p) => p === '/api/v1/spot')).toEqual([]);
     await page.close();
   });
@@ -493,7 +493,7 @@ describe('back/forward cache (decisions §29)', () => {
     const eur = (2 * spot.spot_usd_oz * spot.fx_rate).toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
     await expect
       .poll(() => inFrame(cdp, '/widgets/converter', `document.querySelector('[data-f="result"]').textContent`))
-      .toBe(`2.0000 troy oz of 24k gold is worth ${eur}`);
+      .toBe(`Metal value of 2.0000 troy oz of 24k gold: ${eur}`);
     await page.close();
   });
 

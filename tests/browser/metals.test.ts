@@ -44,15 +44,21 @@ describe('converter in tola with INR', () => {
         (v) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
         v,
       );
-    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 tola of 22k gold is worth ${await rupees(2 * perTola * (22 / 24))}`);
+    await expect
+      .poll(() => page.textContent('[data-f="result"]'))
+      .toBe(`Metal value of 2.0000 tola of 22k gold: ${await rupees(2 * perTola * (22 / 24))}`);
     expect(await page.textContent('[data-f="rate"]')).toBe(`1 tola of 22k = ${await rupees(perTola * (22 / 24))}`);
     expect(await page.$eval('#gw-unit', (s) => (s as HTMLSelectElement).value)).toBe('tola');
 
-    // Switching to platinum in the page: no karat, the platinum price per tola.
+    // Switching to platinum in the page: no karat but platinum's finenesses (pure first), the platinum price per tola.
     await page.selectOption('#gw-metal', 'platinum');
     const ptPerTola = ((spot.platinum_usd_oz * spot.fx_rate) / TROY_OZ_G) * TOLA_G;
-    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`2.0000 tola of Platinum is worth ${await rupees(2 * ptPerTola)}`);
-    expect(await page.isHidden('[data-f="karat"]')).toBe(true);
+    await expect.poll(() => page.textContent('[data-f="result"]')).toBe(`Metal value of 2.0000 tola of Platinum: ${await rupees(2 * ptPerTola)}`);
+    expect(await page.$$eval('#gw-purity option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['1000', '999.5', '950']);
+    await page.selectOption('#gw-purity', '950');
+    await expect
+      .poll(() => page.textContent('[data-f="result"]'))
+      .toBe(`Metal value of 2.0000 tola of Platinum (950): ${await rupees(2 * ptPerTola * 0.95)}`);
     expect(await page.textContent('#gw-title')).toBe('Platinum converter');
     expect(spot.platinum_usd_oz).toBe(fixture(PRIMARY_FIXTURE.XPT).price);
     expect(seen.errors).toEqual([]);

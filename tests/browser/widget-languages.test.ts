@@ -81,6 +81,9 @@ const ENGLISH = [
   'kilogram',
   'buys',
   'is worth',
+  'Metal value',
+  'metal value',
+  'not a shop',
   'Enter an amount',
   'no conversion',
 ];
@@ -190,9 +193,16 @@ describe('price and converter widgets in every language', () => {
         t.unitTola,
         t.unitTael,
         t.unitBaht,
+        t.unitChi,
+        t.unitLuong,
+        t.unitDon,
+        t.unitPavan,
+        t.unitDwt,
+        t.unitGrain,
       ]);
-      // The result line as the script writes it after typing, in the same words as the server's.
-      await expect.poll(() => page.textContent('output')).toMatch(like(t.buys));
+      // The result line as the script writes it after typing, in the same words as the server's: the metal value.
+      await expect.poll(() => page.textContent('output')).toMatch(like(t.meltIs));
+      expect(await page.textContent('.note')).toBe(t.meltNote);
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       expect(await page.getAttribute('html', 'dir')).toBe(rtl ? 'rtl' : 'ltr');
       expect(js).toBeGreaterThan(0);
@@ -291,23 +301,35 @@ describe('chart widget in German and Arabic', () => {
 });
 
 describe('converter purities', () => {
-  it('offers 24k to 9k and converts at karat ÷ 24 of the served spot price', async () => {
+  it('offers 24k to 9k and gold’s finenesses, and converts at karat ÷ 24 or the fineness of the served spot price', async () => {
     const { page } = await open('converter', 'currency=USD&unit=oz&amount=1&direction=gold-to-money&locale=en-US');
-    expect(await page.$$eval('#gw-karat option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
-      '24',
-      '22',
-      '21',
-      '18',
-      '14',
-      '10',
-      '9',
+    expect(await page.$$eval('#gw-purity option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      '24k',
+      '22k',
+      '21k',
+      '18k',
+      '14k',
+      '10k',
+      '9k',
+      '999.9',
+      '999',
+      '995',
+      '965',
+      '916',
+      '750',
+      '585',
+      '375',
     ]);
     const spot = (await app.json('/api/v1/spot?compact=1')).body.spot_usd_oz;
-    for (const karat of [21, 10, 9]) {
-      await page.selectOption('#gw-karat', String(karat));
-      await expect.poll(() => page.textContent('output')).toContain(`of ${karat}k gold is worth`);
-      const shown = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
-      expect(Math.abs(shown - (spot * karat) / 24)).toBeLessThanOrEqual(0.005);
+    for (const [purity, share, words] of [
+      ['21k', 21 / 24, '21k gold'],
+      ['9k', 9 / 24, '9k gold'],
+      ['995', 0.995, '995 gold'],
+    ] as const) {
+      await page.selectOption('#gw-purity', purity);
+      await expect.poll(() => page.textContent('output')).toContain(`of ${words}: `);
+      const shown = Number((await page.textContent('output'))!.match(/: \$([\d.,]+)$/)![1].replace(/,/g, ''));
+      expect(Math.abs(shown - spot * share)).toBeLessThanOrEqual(0.005);
     }
   });
 });

@@ -604,38 +604,41 @@ describe('converter', () => {
     const seen = watch(page);
     await page.goto(`${app.url}/widgets/converter?currency=EUR&unit=gram&amount=1000&locale=en-US`);
     await page.fill('#gw-amount', '1000');
-    await expect.poll(() => page.textContent('output')).toMatch(/€1,000\.00 buys [\d.,]+ g of 24k gold/);
-    const grams = Number((await page.textContent('output'))!.match(/buys ([\d.,]+) g/)![1].replace(/,/g, ''));
+    await expect.poll(() => page.textContent('output')).toMatch(/^€1,000\.00 is the metal value of [\d.,]+ g of 24k gold$/);
+    const grams = Number((await page.textContent('output'))!.match(/value of ([\d.,]+) g/)![1].replace(/,/g, ''));
     await page.selectOption('#gw-direction', 'gold-to-money');
     await page.fill('#gw-amount', String(grams));
-    await expect.poll(() => page.textContent('output')).toMatch(/is worth €/);
-    const back = Number((await page.textContent('output'))!.match(/worth €([\d.,]+)/)![1].replace(/,/g, ''));
+    await expect.poll(() => page.textContent('output')).toMatch(/^Metal value of .*: €/);
+    const back = Number((await page.textContent('output'))!.match(/: €([\d.,]+)$/)![1].replace(/,/g, ''));
     // Grams are shown to 4 decimals: 0.00005 g of error is worth well under a cent at any gold price so far.
     expect(Math.abs(back - 1000)).toBeLessThanOrEqual(0.01);
     expect(seen.errors).toEqual([]);
     await page.close();
   });
 
-  it('converts on the server with no JavaScript, karat applied', async () => {
+  it('converts on the server with no JavaScript, karat and fineness applied, and says it is the metal value', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${app.url}/widgets/converter?currency=USD&unit=oz&amount=1&direction=gold-to-money&karat=18`);
     const api = await app.json('/api/v1/spot?compact=1');
-    const expected = (api.body.spot_usd_oz * 18) / 24;
-    const shown = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
-    expect(Math.abs(shown - expected)).toBeLessThanOrEqual(0.005);
-    await page.selectOption('#gw-karat', '22');
+    const dollars = async () => Number((await page.textContent('output'))!.match(/: \$([\d.,]+)$/)![1].replace(/,/g, ''));
+    expect(Math.abs((await dollars()) - (api.body.spot_usd_oz * 18) / 24)).toBeLessThanOrEqual(0.005);
+    expect(await page.textContent('.note')).toMatch(/not a shop’s price: dealers and jewellers sell above it and buy below it/);
+    await page.selectOption('#gw-purity', '22k');
     await page.click('button[type=submit]');
-    await page.waitForURL(/karat=22/);
-    const shown22 = Number((await page.textContent('output'))!.match(/worth \$([\d.,]+)/)![1].replace(/,/g, ''));
-    expect(Math.abs(shown22 - (api.body.spot_usd_oz * 22) / 24)).toBeLessThanOrEqual(0.005);
+    await page.waitForURL(/fineness=22k/);
+    expect(Math.abs((await dollars()) - (api.body.spot_usd_oz * 22) / 24)).toBeLessThanOrEqual(0.005);
+    // Silver in sterling, by the widget's `fineness` option.
+    await page.goto(`${app.url}/widgets/converter?currency=USD&unit=oz&amount=1&direction=gold-to-money&metal=silver&fineness=0.925`);
+    expect(await page.$eval('#gw-purity', (s) => (s as HTMLSelectElement).value)).toBe('925');
+    expect(Math.abs((await dollars()) - api.body.silver_usd_oz * 0.925)).toBeLessThanOrEqual(0.005);
     await context.close();
   });
 
   it('is usable from the keyboard with labelled controls', async () => {
     const page = await newPage();
     await page.goto(`${app.url}/widgets/converter`);
-    for (const id of ['gw-amount', 'gw-direction', 'gw-currency', 'gw-unit', 'gw-karat']) {
+    for (const id of ['gw-amount', 'gw-direction', 'gw-currency', 'gw-unit', 'gw-metal', 'gw-purity']) {
       expect(await page.$eval(`label[for="${id}"]`, (l) => l.textContent?.trim().length)).toBeGreaterThan(0);
     }
     await page.focus('#gw-amount');
@@ -643,7 +646,7 @@ describe('converter', () => {
     await page.keyboard.type('250');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('gw-direction');
-    await expect.poll(() => page.textContent('output')).toMatch(/\$250\.00 buys/);
+    await expect.poll(() => page.textContent('output')).toMatch(/^\$250\.00 is the metal value of /);
     expect(await page.getAttribute('output', 'aria-live')).toBe('polite');
     await page.close();
   });

@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'غ',
   abbrKg: 'كغ',
   karat: 'عيار {k}',
-  buys: 'بمبلغ {money} يمكنك شراء {weight} من الذهب {karat}',
-  worth: 'قيمة {weight} من الذهب {karat} هي {money}',
+  meltIs: '{money} هي قيمة المعدن لـ {weight} من الذهب {karat}',
+  meltOf: 'قيمة المعدن لـ {weight} من الذهب {karat}: {money}',
   rate: '{n} {unit} من الذهب {karat} = {money}',
   noConversion: 'السعر غير متاح: لا يمكن التحويل الآن.',
   enterAmount: 'أدخل مبلغًا',
@@ -103,8 +103,9 @@ export const widget: Strings = {
   abbrGrain: 'قمحة',
   metalPriceTitle: 'سعر {name}',
   metalConverterTitle: 'محوّل {name}',
-  buysMetal: 'بمبلغ {money} يمكنك شراء {weight} من {metal}',
-  worthMetal: 'قيمة {weight} من {metal} هي {money}',
+  meltIsMetal: '{money} هي قيمة المعدن لـ {weight} من {metal}',
+  meltOfMetal: 'قيمة المعدن لـ {weight} من {metal}: {money}',
+  meltNote: 'قيمة المعدن بالسعر الفوري، وليست سعر متجر: يبيع التجار والصاغة بأعلى منها ويشترون بأقل منها؛ المصنعية والضرائب غير مشمولة.',
   rateMetal: '{n} {unit} من {metal} = {money}',
 };
 

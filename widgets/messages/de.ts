@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} Karat',
-  buys: 'Für {money} erhalten Sie {weight} Gold ({karat})',
-  worth: '{weight} Gold ({karat}) sind {money} wert',
+  meltIs: '{money} sind der Metallwert von {weight} Gold ({karat})',
+  meltOf: 'Metallwert von {weight} Gold ({karat}): {money}',
   rate: '{n} {unit} ({karat}) = {money}',
   noConversion: 'Preis nicht verfügbar: Eine Umrechnung ist derzeit nicht möglich.',
   enterAmount: 'Bitte einen Betrag eingeben',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'Gran',
   metalPriceTitle: '{name}preis',
   metalConverterTitle: '{name}rechner',
-  buysMetal: 'Für {money} erhalten Sie {weight} {metal}',
-  worthMetal: '{weight} {metal} sind {money} wert',
+  meltIsMetal: '{money} sind der Metallwert von {weight} {metal}',
+  meltOfMetal: 'Metallwert von {weight} {metal}: {money}',
+  meltNote:
+    'Metallwert zum Spotkurs, kein Ladenpreis: Händler und Juweliere verkaufen darüber und kaufen darunter; Arbeitslohn und Steuern sind nicht enthalten.',
   rateMetal: '{n} {unit} {metal} = {money}',
 };
 

@@ -70,8 +70,8 @@ export const widget = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k}k',
-  buys: '{money} buys {weight} of {karat} gold',
-  worth: '{weight} of {karat} gold is worth {money}',
+  meltIs: '{money} is the metal value of {weight} of {karat} gold',
+  meltOf: 'Metal value of {weight} of {karat} gold: {money}',
   rate: '{n} {unit} of {karat} = {money}',
   noConversion: 'Price unavailable: no conversion is possible right now.',
   enterAmount: 'Enter an amount',
@@ -105,8 +105,10 @@ export const widget = {
   abbrGrain: 'grain',
   metalPriceTitle: '{name} price',
   metalConverterTitle: '{name} converter',
-  buysMetal: '{money} buys {weight} of {metal}',
-  worthMetal: '{weight} of {metal} is worth {money}',
+  meltIsMetal: '{money} is the metal value of {weight} of {metal}',
+  meltOfMetal: 'Metal value of {weight} of {metal}: {money}',
+  meltNote:
+    'Metal value at spot, not a shop’s price: dealers and jewellers sell above it and buy below it; making charges and taxes are not included.',
   rateMetal: '{n} {unit} of {metal} = {money}',
 };
 

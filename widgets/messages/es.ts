@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} quilates',
-  buys: 'Con {money} se compran {weight} de oro de {karat}',
-  worth: '{weight} de oro de {karat} valen {money}',
+  meltIs: '{money} es el valor del metal de {weight} de oro de {karat}',
+  meltOf: 'Valor del metal de {weight} de oro de {karat}: {money}',
   rate: '{n} {unit} de oro de {karat} = {money}',
   noConversion: 'Precio no disponible: ahora mismo no es posible convertir.',
   enterAmount: 'Introduzca un importe',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'grano',
   metalPriceTitle: 'Precio: {name}',
   metalConverterTitle: 'Conversor: {name}',
-  buysMetal: 'Con {money} se compran {weight} ({metal})',
-  worthMetal: '{weight} ({metal}) valen {money}',
+  meltIsMetal: '{money} es el valor del metal de {weight} ({metal})',
+  meltOfMetal: 'Valor del metal de {weight} ({metal}): {money}',
+  meltNote:
+    'Valor del metal al precio al contado, no el precio de una tienda: comerciantes y joyeros venden por encima y compran por debajo; no incluye hechura ni impuestos.',
   rateMetal: '{n} {unit} ({metal}) = {money}',
 };
 

@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} carats',
-  buys: '{money} permettent d’acheter {weight} d’or {karat}',
-  worth: '{weight} d’or {karat} valent {money}',
+  meltIs: '{money} est la valeur métal de {weight} d’or {karat}',
+  meltOf: 'Valeur métal de {weight} d’or {karat}\u00a0: {money}',
   rate: '{n} {unit} d’or {karat} = {money}',
   noConversion: 'Prix indisponible\u00a0: aucune conversion n’est possible pour le moment.',
   enterAmount: 'Saisissez un montant',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'grain',
   metalPriceTitle: 'Cours\u00a0: {name}',
   metalConverterTitle: 'Convertisseur\u00a0: {name}',
-  buysMetal: '{money} permettent d’acheter {weight} ({metal})',
-  worthMetal: '{weight} ({metal}) valent {money}',
+  meltIsMetal: '{money} est la valeur métal de {weight} ({metal})',
+  meltOfMetal: 'Valeur métal de {weight} ({metal})\u00a0: {money}',
+  meltNote:
+    'Valeur du métal au cours du comptant, pas un prix de magasin\u00a0: négociants et bijoutiers vendent au-dessus et rachètent en dessous\u00a0; façon et taxes non comprises.',
   rateMetal: '{n} {unit} ({metal}) = {money}',
 };
 

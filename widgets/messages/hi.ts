@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'ग्राम',
   abbrKg: 'किग्रा',
   karat: '{k} कैरेट',
-  buys: '{money} में {weight} {karat} सोना मिलता है',
-  worth: '{weight} {karat} सोने का मूल्य {money} है',
+  meltIs: '{money} {weight} {karat} सोने का धातु मूल्य है',
+  meltOf: '{weight} {karat} सोने का धातु मूल्य: {money}',
   rate: '{n} {unit} {karat} सोना = {money}',
   noConversion: 'भाव उपलब्ध नहीं: अभी रूपांतरण संभव नहीं है।',
   enterAmount: 'राशि दर्ज करें',
@@ -103,8 +103,9 @@ export const widget: Strings = {
   abbrGrain: 'ग्रेन',
   metalPriceTitle: '{name} का भाव',
   metalConverterTitle: '{name} कन्वर्टर',
-  buysMetal: '{money} में {weight} {metal} मिलता है',
-  worthMetal: '{weight} {metal} का मूल्य {money} है',
+  meltIsMetal: '{money} {weight} {metal} का धातु मूल्य है',
+  meltOfMetal: '{weight} {metal} का धातु मूल्य: {money}',
+  meltNote: 'स्पॉट भाव पर धातु मूल्य, दुकान का भाव नहीं: डीलर और जौहरी इससे ऊपर बेचते हैं और नीचे खरीदते हैं; बनवाई और कर शामिल नहीं हैं।',
   rateMetal: '{n} {unit} {metal} = {money}',
 };
 

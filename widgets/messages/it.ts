@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} carati',
-  buys: 'Con {money} si acquistano {weight} di oro a {karat}',
-  worth: '{weight} di oro a {karat} valgono {money}',
+  meltIs: '{money} è il valore del metallo di {weight} di oro a {karat}',
+  meltOf: 'Valore del metallo di {weight} di oro a {karat}: {money}',
   rate: '{n} {unit} di oro a {karat} = {money}',
   noConversion: 'Prezzo non disponibile: al momento non è possibile convertire.',
   enterAmount: 'Inserisci un importo',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'grano',
   metalPriceTitle: 'Prezzo: {name}',
   metalConverterTitle: 'Convertitore: {name}',
-  buysMetal: 'Con {money} si acquistano {weight} ({metal})',
-  worthMetal: '{weight} ({metal}) valgono {money}',
+  meltIsMetal: '{money} è il valore del metallo di {weight} ({metal})',
+  meltOfMetal: 'Valore del metallo di {weight} ({metal}): {money}',
+  meltNote:
+    'Valore del metallo al prezzo spot, non il prezzo di un negozio: commercianti e gioiellieri vendono sopra e comprano sotto; lavorazione e tasse escluse.',
   rateMetal: '{n} {unit} ({metal}) = {money}',
 };
 

@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k}K',
-  buys: '{money}で{karat}の金が{weight}買えます',
-  worth: '{karat}の金{weight}は{money}に相当します',
+  meltIs: '{money}は{karat}の金{weight}の地金価値です',
+  meltOf: '{karat}の金{weight}の地金価値: {money}',
   rate: '{karat}の金{n}{unit} = {money}',
   noConversion: '価格を取得できないため、現在は換算できません。',
   enterAmount: '金額を入力してください',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'グレーン',
   metalPriceTitle: '{name}価格',
   metalConverterTitle: '{name}換算ツール',
-  buysMetal: '{money}で{metal}が{weight}買えます',
-  worthMetal: '{metal}{weight}は{money}に相当します',
+  meltIsMetal: '{money}は{metal}{weight}の地金価値です',
+  meltOfMetal: '{metal}{weight}の地金価値: {money}',
+  meltNote:
+    'スポット価格による地金価値であり、店頭価格ではありません。販売店や宝飾店はこれより高く売り、安く買い取ります。加工賃や税金は含まれません。',
   rateMetal: '{metal}{n}{unit} = {money}',
 };
 

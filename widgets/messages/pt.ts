@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} quilates',
-  buys: '{money} equivalem a {weight} de ouro {karat}',
-  worth: '{weight} de ouro {karat} valem {money}',
+  meltIs: '{money} é o valor do metal de {weight} de ouro {karat}',
+  meltOf: 'Valor do metal de {weight} de ouro {karat}: {money}',
   rate: '{n} {unit} de ouro {karat} = {money}',
   noConversion: 'Preço indisponível: não é possível converter agora.',
   enterAmount: 'Insira um valor',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'grão',
   metalPriceTitle: 'Preço: {name}',
   metalConverterTitle: 'Conversor: {name}',
-  buysMetal: '{money} equivalem a {weight} ({metal})',
-  worthMetal: '{weight} ({metal}) valem {money}',
+  meltIsMetal: '{money} é o valor do metal de {weight} ({metal})',
+  meltOfMetal: 'Valor do metal de {weight} ({metal}): {money}',
+  meltNote:
+    'Valor do metal ao preço à vista, não o preço de uma loja: comerciantes e joalheiros vendem acima e compram abaixo; feitio e impostos não incluídos.',
   rateMetal: '{n} {unit} ({metal}) = {money}',
 };
 

@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: 'g',
   abbrKg: 'kg',
   karat: '{k} ayar',
-  buys: '{money} ile {weight} {karat} altın alınır',
-  worth: '{weight} {karat} altın {money} eder',
+  meltIs: '{money}, {weight} {karat} altının metal değeridir',
+  meltOf: '{weight} {karat} altının metal değeri: {money}',
   rate: '{n} {unit} {karat} altın = {money}',
   noConversion: 'Fiyat alınamıyor: şu anda çeviri yapılamaz.',
   enterAmount: 'Bir tutar girin',
@@ -103,8 +103,10 @@ export const widget: Strings = {
   abbrGrain: 'gren',
   metalPriceTitle: '{name} fiyatı',
   metalConverterTitle: '{name} çevirici',
-  buysMetal: '{money} ile {weight} {metal} alınır',
-  worthMetal: '{weight} {metal} {money} eder',
+  meltIsMetal: '{money}, {weight} {metal} metal değeridir',
+  meltOfMetal: '{weight} {metal} metal değeri: {money}',
+  meltNote:
+    'Spot fiyattan metal değeridir, mağaza fiyatı değildir: kuyumcular ve satıcılar bunun üzerinde satar, altında alır; işçilik ve vergiler dahil değildir.',
   rateMetal: '{n} {unit} {metal} = {money}',
 };
 

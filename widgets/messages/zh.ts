@@ -68,8 +68,8 @@ export const widget: Strings = {
   abbrGram: '克',
   abbrKg: '千克',
   karat: '{k}K',
-  buys: '{money} 可购买 {weight} {karat}黄金',
-  worth: '{weight} {karat}黄金价值 {money}',
+  meltIs: '{money} 是 {weight} {karat}黄金的金属价值',
+  meltOf: '{weight} {karat}黄金的金属价值：{money}',
   rate: '{n} {unit} {karat}黄金 = {money}',
   noConversion: '暂无价格：目前无法换算。',
   enterAmount: '请输入金额',
@@ -103,8 +103,9 @@ export const widget: Strings = {
   abbrGrain: '格令',
   metalPriceTitle: '{name}价格',
   metalConverterTitle: '{name}换算器',
-  buysMetal: '{money} 可购买 {weight} {metal}',
-  worthMetal: '{weight} {metal}价值 {money}',
+  meltIsMetal: '{money} 是 {weight} {metal}的金属价值',
+  meltOfMetal: '{weight} {metal}的金属价值：{money}',
+  meltNote: '按现货价计算的金属价值，并非商店价格：经销商和珠宝商以高于此价卖出、低于此价买入；不含加工费和税费。',
   rateMetal: '{n} {unit} {metal} = {money}',
 };
 

@@ -2,12 +2,12 @@ import { METALS, type MetalId } from '../../lib/reference/metals';
 import type { DataState } from '../../lib/schemas/common';
 import type { Spot } from '../../lib/schemas/spot';
 import type { Unit } from '../../lib/reference/units';
-import { converterTitle, rateText, resultText, unitPrice, type Direction } from '../converter';
+import { converterTitle, fineShareOf, PURE, purities, purityOption, rateText, resultText, unitPrice, type Direction } from '../converter';
 import { updated, type Words } from '../format';
 import { metalState, staleBadge } from '../price';
 import type { PriceEvent } from '../../lib/schemas/stream';
 import { follow } from './live';
-import { config, field, poll, reportHeight, setText, type Answer } from './shared';
+import { config, poll, reportHeight, setText, type Answer } from './shared';
 
 // Converts as you type. Every metal's price per ounce and the FX rate come with the page and are kept
 // current by the price stream for the chosen currency (each change pushed), or with `live=0`, without
@@ -34,23 +34,34 @@ const usd = { ...cfg.usd };
 const states = { ...cfg.states };
 const metal = () => input('metal').value as MetalId;
 
+/** The purity list follows the metal: gold's karats and finenesses, another metal's finenesses; a choice the new list lacks falls to pure. */
+let listed = metal();
+function followMetal(m: MetalId) {
+  if (m === listed) return;
+  listed = m;
+  const select = input('fineness') as HTMLSelectElement;
+  const was = select.value;
+  const offered = purities(m);
+  select.replaceChildren(...offered.map((p) => new Option(purityOption(p, cfg.t, cfg.locale), p)));
+  select.value = offered.includes(was) ? was : m === 'gold' ? '24k' : PURE;
+}
+
 function render() {
   const currency = input('currency').value;
   const m = metal();
+  followMetal(m);
   const o = {
     amount: Number(input('amount').value),
     direction: input('direction').value as Direction,
     currency,
     unit: input('unit').value as Unit,
-    karat: m === 'gold' ? Number(input('karat').value) : 24,
+    purity: input('fineness').value,
     locale: cfg.locale,
     metal: m,
   };
   const title = converterTitle(m, cfg.t);
   setText('title', title);
   document.title = title;
-  const karat = field('karat');
-  if (karat) karat.hidden = m !== 'gold';
   setText('badge', staleBadge(states[m], cfg), states[m].status !== 'stale');
   const spot = usd[m];
   const rate = rates[currency];
@@ -58,7 +69,7 @@ function render() {
     setText('rate', '');
     return setText('result', spot === null ? cfg.t.noConversion : '…');
   }
-  const price = unitPrice(spot, rate, o.unit, o.karat);
+  const price = unitPrice(spot, rate, o.unit, fineShareOf(o.purity));
   setText('result', Number.isFinite(o.amount) && o.amount >= 0 ? resultText(o, price, cfg) : cfg.t.enterAmount);
   setText('rate', rateText(o, price, cfg));
 }

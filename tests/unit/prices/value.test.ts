@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as items from '@/app/api/v1/items/route';
 import * as spot from '@/app/api/v1/spot/route';
 import * as value from '@/app/api/v1/value/route';
+import * as converter from '@/app/widgets/converter/route';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Items, Value } from '@/lib/schemas/value';
 import { checkContract } from '../../support/contract';
@@ -313,6 +314,27 @@ describe('value: bad input is a 400 naming the valid values, never a 500', () =>
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('Unsupported currency: XYZ');
     expect([...r.body.supported].sort()).toEqual(Object.keys(fx.rates).sort());
+  });
+});
+
+describe('the converter widget: the same metal value, in words that say what it is', () => {
+  it('a weight at a fineness or a karat, rendered on the server, is /api/v1/value’s figure, with the note that it is not a shop’s price', async () => {
+    for (const [widget, api] of [
+      ['metal=silver&fineness=0.925&unit=oz', 'metal=silver&fineness=925&unit=oz&weight=3'],
+      ['metal=platinum&fineness=950&unit=gram', 'metal=platinum&fineness=0.95&unit=gram&weight=3'],
+      ['karat=18&unit=tola', 'karat=18&unit=tola&weight=3'],
+      ['fineness=999.9&unit=luong', 'fineness=999.9&unit=luong&weight=3'],
+    ] as const) {
+      const res = await converter.GET(new Request(`http://t/widgets/converter?${widget}&amount=3&direction=gold-to-money&currency=USD&locale=en-US`));
+      expect(res.status, widget).toBe(200);
+      const page = await res.text();
+      const result = page.match(/<output [^>]*>([^<]*)<\/output>/)![1];
+      const r = await ask(`${api}&currency=USD`);
+      expect(result, widget).toMatch(/^Metal value of 3\.0000 /);
+      expect(result, widget).toContain(`: $${r.body.melt_value.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(page, widget).toContain('not a shop’s price: dealers and jewellers sell above it and buy below it');
+      expect(page, widget).not.toMatch(/ buys | is worth /);
+    }
   });
 });
 
