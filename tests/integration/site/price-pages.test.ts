@@ -14,9 +14,9 @@ import { realChartHandler } from '../../support/yahoo';
 // sitemap and robots.txt answer as a crawler and a CDN need. One app: a trading Thursday whose previous session has
 // a real imported gold bar, so gold's change is known.
 
-/** Grams per unit and decimals, as the spec writes them (decisions §3, §17): the test's own arithmetic. */
-const GRAMS = { oz: 31.1034768, gram: 1, kg: 1000, tola: 11.6638038, tael: 37.429, baht: 15.244 } as const;
-const DECIMALS = { oz: 2, gram: 4, kg: 2, tola: 2, tael: 2, baht: 2 } as const;
+/** Grams per unit and decimals, as the spec writes them (decisions §3, §17, §31): the test's own arithmetic. */
+const GRAMS = { oz: 31.1034768, gram: 1, kg: 1000, tola: 11.6638038, tael: 37.429, baht: 15.244, luong: 37.5, grain: 0.06479891 } as const;
+const DECIMALS = { oz: 2, gram: 4, kg: 2, tola: 2, tael: 2, baht: 2, luong: 2, grain: 4 } as const;
 type U = keyof typeof GRAMS;
 const roundTo = (n: number, dp: number) => Math.round(n * 10 ** dp) / 10 ** dp;
 /**
@@ -119,6 +119,9 @@ describe('every figure is the API’s answer (decisions §27)', () => {
     ['gold', 'thb', 'baht'],
     ['gold', 'eur', 'gram'],
     ['silver', 'usd', 'oz'],
+    // Units of the world's markets (decisions §31): the pages take every unit of the list.
+    ['gold', 'vnd', 'luong'],
+    ['silver', 'usd', 'grain'],
   ];
   for (const [metal, currency, unit] of PAGES) {
     it(`/${metal}/${currency}/${unit}: price, change, previous close, session, bid/ask, four metals, karats`, async () => {
