@@ -16,6 +16,7 @@ import { profileSection } from './profile';
 import { seriesMemorySection } from './series-memory';
 import { twoSourcesSection } from './sources';
 import { streamSection } from './stream';
+import { valueSection } from './value';
 
 async function main() {
   // BENCH_ONLY picks sections, comma-separated: `cache` (hits, misses and floors, about 2 min),
@@ -28,13 +29,15 @@ async function main() {
   // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
   // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute),
   // `series-memory` (RSS after every listed currency × unit × `range=max` and 192 `from=` windows, against
-  // SERIES_CACHE_MB plus the idle size, answers spot-checked, bench/series-memory.ts, about 3 min).
+  // SERIES_CACHE_MB plus the idle size, answers spot-checked, bench/series-memory.ts, about 3 min),
+  // `value` (metal value misses, a weight at a karat, a coin with a quote, a luong, against spot misses on the same
+  // instance, bench/value.ts, about a minute).
   // `npm run bench -- cache` is BENCH_ONLY=cache.
   const only = new Set(
     (
       process.env.BENCH_ONLY ||
       process.argv[2] ||
-      'cache,profile,memory,series-memory,app,sources,bars,history,outcomes,stream,alerts,lighthouse'
+      'cache,profile,memory,series-memory,app,sources,bars,history,value,outcomes,stream,alerts,lighthouse'
     ).split(','),
   );
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
@@ -52,6 +55,7 @@ async function main() {
   if (only.has('sources')) await twoSourcesSection();
   if (only.has('bars')) await barsSection();
   if (only.has('history')) await historySection();
+  if (only.has('value')) await valueSection();
   if (only.has('outcomes')) await outcomesSection();
   if (only.has('stream')) await streamSection();
   if (only.has('alerts')) await alertsSection();
