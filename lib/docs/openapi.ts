@@ -73,7 +73,8 @@ const BASE_OPERATIONS: Operation[] = [
       'Every metal comes from two independent live sources: gold-api.com when fresh, else the mid of the swissquote.com bid/ask quotes ' +
       `(\`price_source\` for gold, ${listed(OTHER_METALS.map((m) => `\`${m.sourceField}\``))} name the one served); only when both are down is the last real price served stale. ` +
       '`sources` lists both gold sources with what each holds, `cross_check` says whether they agree within 1.5%, and `bid_usd_oz`/`ask_usd_oz` ' +
-      'carry the quotes feed’s gold bid and ask. `market` gives the market hours (New York time): while closed a fresh price does not move.',
+      'carry the quotes feed’s gold bid and ask. `market` gives the market hours (New York time): while closed a fresh price does not move. ' +
+      'Purities other than the karats of `karats`, for any metal: `fineness` on /api/v1/price.txt and /api/v1/value.',
     tag: 'Prices',
     query: SpotQuery,
     ok: { schema: Spot, description: 'The spot resource (stale: the last real price during an outage)', example: spotExample },
