@@ -120,25 +120,25 @@ describe('value: a weight at a purity', () => {
   it('every karat: 12 g of gold in EUR is 12 × karat ÷ 24 grams fine at spot, with spot’s own price beside it', async () => {
     const s = await spotOf('currency=EUR&unit=gram');
     expect(s.body.spot_usd_oz).toBe(USD.gold);
-    for (const k of [24, 22, 21, 18, 14, 10, 9]) {
-      for (const karat of [`${k}`, `${k}k`]) {
-        const r = await ask(`weight=12&karat=${karat}&currency=EUR`);
-        expect(r.status, karat).toBe(200);
-        Value.parse(r.body);
-        const fineG = (12 * k) / 24;
-        expect(r.body, karat).toMatchObject({
-          metal: 'gold',
-          currency: 'EUR',
-          weight: { value: 12, unit: 'gram' },
-          fineness: rounded(k / 24, 6),
-          fine_weight: { g: rounded(fineG, 4), oz: rounded(fineG / G_PER_OZ, 6) },
-          melt_value: rounded(worth('gold', fineG / G_PER_OZ, 'EUR'), 2),
-          price: { value: s.body.xau.price, unit: 'gram' },
-          data_state: { status: 'fresh' },
-        });
-        expect(r.body.quote).toBeUndefined();
-        expect(r.body.item).toBeUndefined();
-      }
+    const asked = [24, 22, 21, 18, 14, 10, 9].flatMap((k) => [`${k}`, `${k}k`].map((karat) => [k, karat] as const));
+    const answers = await Promise.all(asked.map(([, karat]) => ask(`weight=12&karat=${karat}&currency=EUR`)));
+    for (const [i, [k, karat]] of asked.entries()) {
+      const r = answers[i];
+      expect(r.status, karat).toBe(200);
+      Value.parse(r.body);
+      const fineG = (12 * k) / 24;
+      expect(r.body, karat).toMatchObject({
+        metal: 'gold',
+        currency: 'EUR',
+        weight: { value: 12, unit: 'gram' },
+        fineness: rounded(k / 24, 6),
+        fine_weight: { g: rounded(fineG, 4), oz: rounded(fineG / G_PER_OZ, 6) },
+        melt_value: rounded(worth('gold', fineG / G_PER_OZ, 'EUR'), 2),
+        price: { value: s.body.xau.price, unit: 'gram' },
+        data_state: { status: 'fresh' },
+      });
+      expect(r.body.quote).toBeUndefined();
+      expect(r.body.item).toBeUndefined();
     }
   });
 
@@ -172,8 +172,11 @@ describe('value: a weight at a purity', () => {
   });
 
   it('one unit of pure gold is spot’s own figure to the digit, in every unit of the list', async () => {
-    for (const [unit, grams] of Object.entries(GRAMS)) {
-      const [r, s] = await Promise.all([ask(`weight=1&unit=${unit}&currency=VND`), spotOf(`currency=VND&unit=${unit}`)]);
+    const answers = await Promise.all(
+      Object.keys(GRAMS).map((unit) => Promise.all([ask(`weight=1&unit=${unit}&currency=VND`), spotOf(`currency=VND&unit=${unit}`)])),
+    );
+    for (const [i, [unit, grams]] of Object.entries(GRAMS).entries()) {
+      const [r, s] = answers[i];
       expect(r.status, unit).toBe(200);
       // Spot's price per gram and per grain has 4 decimals, the value 2: the same exact figure, rounded to 2. A kilogram is
       // 32.1507466 troy ounces (decisions §3).
