@@ -55,11 +55,9 @@ export const ValueQuery = z
     qty: wholeNumber('qty', 1, MAX_QTY)
       .optional()
       .meta({ description: `With \`item\`: how many, a whole number from 1 to ${MAX_QTY.toLocaleString('en-US')} (default 1)` }),
-    quote: positive('quote', 'a number above 0, in `currency`, for the whole', MAX_QUOTE)
-      .optional()
-      .meta({
-        description: 'A price you were asked or offered for the whole, in `currency`: the answer says how far it is above or below the metal value',
-      }),
+    quote: positive('quote', 'a number above 0, in `currency`, for the whole', MAX_QUOTE).optional().meta({
+      description: 'A price you were asked or offered for the whole, in `currency`: the answer says how far it is above or below the metal value',
+    }),
   })
   .superRefine((q, ctx) => {
     const fail = (path: string, message: string, valid: string[]) => ctx.addIssue({ code: 'custom', path: [path], message, params: { valid } });
