@@ -6,7 +6,9 @@ import { UNIT_LIST, type UnitEntry } from '../reference/units';
 // a title, a one-paragraph summary, then sections of links with one-line descriptions).
 
 export function llmsText(origin: string): string {
-  const api = OPERATIONS.map((op) => `- [GET ${op.path}](${origin}${op.path}): ${op.summary}. ${firstSentence(op.description)}`);
+  const api = OPERATIONS.map(
+    (op) => `- [GET ${op.path}](${origin}${op.path}${op.linkQuery ? `?${op.linkQuery}` : ''}): ${op.summary}. ${firstSentence(op.description)}`,
+  );
   return [
     '# Gold API',
     '',

@@ -52,6 +52,8 @@ export interface Operation {
   csvOnly?: boolean;
   /** Its 200 is one line of `text/plain` (example: the text), its freshness in headers, and its errors one line of text too, but 405 (JSON, as on every path). */
   textOnly?: boolean;
+  /** A query a link to the operation carries, where it answers nothing useful without one (llms.txt links to it). */
+  linkQuery?: string;
 }
 
 const COMMON_ERRORS = {
@@ -127,6 +129,7 @@ const BASE_OPERATIONS: Operation[] = [
     tag: 'Prices',
     query: ValueQuery,
     ok: { schema: Value, description: 'The metal value (stale: at the last real price)', example: valueExample },
+    linkQuery: 'weight=12&karat=14&currency=EUR',
     errors: {
       400:
         'A weight that is not a number above 0, `weight` and `item` both or neither, `karat` with another metal than gold, `karat` and `fineness` both, a ' +
