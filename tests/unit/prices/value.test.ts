@@ -28,7 +28,7 @@ const COINS = {
   'american-gold-eagle': { metal: 'gold', fine_oz: 1, gross_g: 33.931 },
   'american-gold-buffalo': { metal: 'gold', fine_oz: 1, gross_g: 31.108 },
   'maple-leaf-gold': { metal: 'gold', fine_oz: 1, gross_g: 31.11 },
-  'britannia-gold': { metal: 'gold', fine_oz: 1, gross_g: 31.1 },
+  'britannia-gold': { metal: 'gold', fine_oz: 1, gross_g: 31.21 },
   'philharmonic-gold': { metal: 'gold', fine_oz: 1, gross_g: 31.107 },
   'kangaroo-gold': { metal: 'gold', fine_oz: 1, gross_g: 31.112 },
   // 123.27447 grains of 11/12 fine gold (Coinage Act 1870/1971): 0.2354 troy oz, as the Royal Mint states it.
