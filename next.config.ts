@@ -30,8 +30,9 @@ const nextConfig: NextConfig = {
   turbopack: { root },
   outputFileTracingRoot: root,
   poweredByHeader: false,
-  // prom-client (only /metrics loads it) reads Node's cluster and v8 modules: required at run time, not bundled.
-  serverExternalPackages: ['prom-client'],
+  // Required at run time, not bundled: prom-client (only /metrics loads it) reads Node's cluster and v8 modules;
+  // node-redis (loaded only with REDIS_URL set) is one connection for the whole process, and large.
+  serverExternalPackages: ['prom-client', '@redis/client'],
   // Site pages set their own validators, from the data they show and this build (site/cacheable.ts); the
   // framework's would hash each rendered page, and say nothing of Last-Modified.
   generateEtags: false,

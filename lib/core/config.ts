@@ -64,9 +64,11 @@ export const config = {
     const token = process.env.KV_REST_API_TOKEN?.trim();
     return url && token ? { url, token } : null;
   },
-  /** Prefix of every KV key, so deployments or test runs can share one database. */
+  /** A Redis reached over TCP (`redis://` or `rediss://`, user and password in the URL); wins over KV when both are set. */
+  redisUrl: () => process.env.REDIS_URL?.trim() || null,
+  /** Prefix of every key in the shared store (KV or Redis), so deployments or test runs can share one database. */
   kvPrefix: () => process.env.KV_PREFIX ?? 'goldapi:',
-  /** Milliseconds a single KV request may take before KV counts as down. */
+  /** Milliseconds a single request to the shared store (KV or Redis) may take before it counts as down. */
   kvTimeoutMs: () => num('KV_TIMEOUT_MS', 1000),
   /** MiB every cache of the history answers may hold together (lib/series/cache-budget.ts, decisions §29); `0` keeps none. */
   seriesCacheMb: () => (process.env.SERIES_CACHE_MB?.trim() === '0' ? 0 : num('SERIES_CACHE_MB', 128)),

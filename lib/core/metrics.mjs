@@ -133,7 +133,7 @@ function create() {
     kvErrors: new Family(
       'counter',
       'goldapi_kv_errors_total',
-      'Failed KV requests: transport (unreachable, slow, token refused) or command (a defect)',
+      'Failed requests to the shared store (KV or Redis): transport (unreachable, slow, token or password refused) or command (a defect)',
     ),
     recordWrites: new Family(
       'counter',

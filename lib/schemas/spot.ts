@@ -213,9 +213,9 @@ export const Spot = z
         price_age_s: z.number().int().nullable(),
         fx_cache_age_s: z.number().int().nullable(),
         token_cache_age_s: z.number().int().nullable(),
-        store: z.enum(['embedded', 'embedded-degraded', 'kv', 'kv-degraded']).meta({
+        store: z.enum(['embedded', 'embedded-degraded', 'kv', 'kv-degraded', 'redis', 'redis-degraded']).meta({
           description:
-            'State backend: `embedded` (SQLite in DATA_DIR), `kv` (shared Vercel KV / Upstash Redis); `-degraded` when it cannot be used (KV unreachable, DATA_DIR unusable, disk full): this instance answers from memory and the upstreams',
+            'State backend: `embedded` (SQLite in DATA_DIR), `kv` (shared Vercel KV / Upstash Redis over REST), `redis` (a shared Redis over TCP, REDIS_URL); `-degraded` when it cannot be used (KV or Redis unreachable, DATA_DIR unusable, disk full): this instance answers from memory and the upstreams',
         }),
         store_degraded_since: z.string().nullable().meta({ description: 'Start of the current store outage (ISO 8601), null when not degraded' }),
       })

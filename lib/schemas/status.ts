@@ -96,7 +96,9 @@ export const RecordStatus = z
 
 export const StoreStatus = z
   .object({
-    kind: z.enum(['embedded', 'kv']).meta({ description: 'embedded: SQLite in DATA_DIR; kv: Upstash Redis / Vercel KV' }),
+    kind: z
+      .enum(['embedded', 'kv', 'redis'])
+      .meta({ description: 'embedded: SQLite in DATA_DIR; kv: Upstash Redis / Vercel KV over REST; redis: a Redis over TCP (REDIS_URL)' }),
     answers: z.boolean().meta({ description: 'Whether it answered just now (false: the record shown is the last reading, stale)' }),
     degraded_since: Timestamp.nullable(),
   })

@@ -286,6 +286,15 @@ function sqliteStore(db: DatabaseSync, dir: string): Store {
       const json = JSON.stringify(v);
       return guard('setIfNewer', () => Number(q.setIfNewer.run(key, json, expiry(ttlSeconds), now()).changes) === 1);
     },
+    async setIfAbsent(key, v, ttlSeconds) {
+      const json = JSON.stringify(v);
+      return guard('setIfAbsent', () =>
+        immediate(() => {
+          q.purge.run(key, now());
+          return q.insertNew.run(key, json, expiry(ttlSeconds)).changes === 1;
+        }),
+      );
+    },
     async claim(key, ttlSeconds) {
       return orMemory(
         () =>
@@ -501,6 +510,9 @@ class MemoryOnlyStore implements Store {
   }
   async setIfNewer(): Promise<boolean> {
     return this.down('setIfNewer');
+  }
+  async setIfAbsent(): Promise<boolean> {
+    return this.down('setIfAbsent');
   }
   async claim(key: string, ttlSeconds: number) {
     return this.counters.claim(key, ttlSeconds);

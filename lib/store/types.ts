@@ -1,6 +1,7 @@
 // The store holds everything that must outlive a request or a process: last known real
-// prices, cached series, sampler points, claims and counters. Two backends implement it:
-// the embedded SQLite file (default) and Vercel KV / Upstash Redis (when configured).
+// prices, cached series, sampler points, claims and counters. Three backends implement it: the embedded
+// SQLite file (default), and one shared by every instance on Redis (lib/store/redis-store.ts), reached over
+// Upstash's REST API (Vercel KV) or over TCP (REDIS_URL).
 
 /** One recorded sample: unix seconds and USD per troy ounce. */
 export interface Point {
@@ -43,7 +44,8 @@ export interface BarsVersion {
 export const KEPT_REMOVALS = 256;
 
 export interface Store {
-  readonly kind: 'embedded' | 'kv';
+  /** `embedded`: SQLite in DATA_DIR; `kv`: Upstash Redis / Vercel KV over REST; `redis`: a Redis over TCP (REDIS_URL). */
+  readonly kind: 'embedded' | 'kv' | 'redis';
   /** JSON value under `key`, or null when absent or expired. */
   get<T>(key: string): Promise<T | null>;
   /** Stores a JSON value; `ttlSeconds` makes it expire. */
@@ -53,6 +55,11 @@ export interface Store {
    * instances saving at once keep the newer); an expired or absent value is replaced. True when written.
    */
   setIfNewer<T extends { as_of: number }>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Stores `value` only when nothing is held under `key` (an expired value counts as nothing), atomically: of two
+   * instances writing at once, the first write stays. True when written.
+   */
+  setIfAbsent<T>(key: string, value: T, ttlSeconds: number): Promise<boolean>;
   /** Atomically takes `key` if nobody holds it; true for the one caller that won. */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   /** Gives up a claim, so the next caller wins it (the work it guarded failed and must be done again). */

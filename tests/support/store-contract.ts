@@ -10,7 +10,7 @@ export interface Backend {
 
 /**
  * One contract, every backend: tests/unit/store/store.test.ts runs it on the embedded store,
- * tests/integration/store/store.test.ts on KV through redis-server.
+ * tests/integration/store/store.test.ts on a real redis-server, over Upstash's REST protocol (the bridge) and over TCP.
  */
 export function storeContract(name: string, make: () => Backend): void {
   describe(`store contract: ${name}`, () => {
@@ -69,6 +69,24 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.setIfNewer('barfx:odd', table(1, 0.9), 60)).toBe(true);
     });
 
+    it('setIfAbsent: the first value written stays, also against racing writers on another handle', async () => {
+      const { backend, store } = setup();
+      const other = backend.reopen();
+      opened.push(other);
+      const pair = (n: number) => ({ publicKey: `pub-${n}`, privateKey: `key-${n}` });
+      expect(await store.setIfAbsent('alerts:vapid', pair(1), 60)).toBe(true);
+      expect(await other.setIfAbsent('alerts:vapid', pair(2), 60)).toBe(false);
+      expect(await other.get('alerts:vapid')).toEqual(pair(1));
+      // Racing writers: exactly one wins, and the value held is the winner's.
+      const won = await Promise.all([3, 4, 5, 6].map((n, i) => (i % 2 ? store : other).setIfAbsent('race', pair(n), 60)));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await store.get('race')).toEqual(pair(3 + won.indexOf(true)));
+      // A value kept by plain set counts as held.
+      await store.set('kept', 'x');
+      expect(await other.setIfAbsent('kept', 'y', 60)).toBe(false);
+      expect(await other.get('kept')).toBe('x');
+    });
+
     it('counts: buckets of named counts add up across handles, racing adds lose none, buckets expire', async () => {
       const { backend, store } = setup();
       const other = backend.reopen();
@@ -83,16 +101,19 @@ export function storeContract(name: string, make: () => Backend): void {
       expect(await store.counts(['short'])).toEqual([{}]);
     });
 
-    it('expires values with a TTL; an expired table is replaced by any', async () => {
+    it('expires values with a TTL; an expired table is replaced by any, an expired value by setIfAbsent', async () => {
       const { store } = setup();
       await store.set('short', 'x', 1);
       expect(await store.setIfNewer('fx', { as_of: 2000 }, 1)).toBe(true);
+      expect(await store.setIfAbsent('once', 'first', 1)).toBe(true);
       expect(await store.get('short')).toBe('x');
       await sleep(1100);
       expect(await store.get('short')).toBeNull();
       expect(await store.get('fx')).toBeNull();
       expect(await store.setIfNewer('fx', { as_of: 1000 }, 60)).toBe(true);
       expect(await store.get('fx')).toEqual({ as_of: 1000 });
+      expect(await store.setIfAbsent('once', 'second', 60)).toBe(true);
+      expect(await store.get('once')).toBe('second');
     });
 
     it('claim: exactly one of many concurrent callers wins, again after expiry', async () => {

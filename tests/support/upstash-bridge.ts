@@ -1,67 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { freePort } from './app';
 
+export { RedisServer } from './redis-server';
+
 // A real Redis behind the Upstash REST protocol, so the real @upstash/redis client (and the app's
-// KV store on it) runs end to end in tests. `RedisServer` starts Debian's redis-server on a free
-// port with no persistence, in the foreground, and kills it after. `UpstashBridge` is a small
-// HTTP server speaking what the client sends:
+// KV store on it) runs end to end in tests. `RedisServer` (tests/support/redis-server.ts) starts
+// Debian's redis-server; `UpstashBridge` is a small HTTP server speaking what the client sends:
 //   POST /            body ["CMD", "arg", ...]        → {"result": …} (HTTP 400 {"error"} on a command error)
 //   POST /pipeline    body [["CMD", …], …]            → [{"result"}|{"error"}, …], not atomic
 //   POST /multi-exec  body [["CMD", …], …]            → the same, in one MULTI/EXEC
 //   Authorization: Bearer <token>, else 401 {"error"}
 //   Upstash-Encoding: base64 → every string in a result base64 (UTF-8), except a top-level "OK"
-// over the `redis` npm client speaking RESP2 (RESP3 would change reply shapes). The bridge counts
+// over node-redis (@redis/client) speaking RESP2 (RESP3 would change reply shapes). The bridge counts
 // the requests it receives, can be stopped and restarted on the same port (a KV outage: connections
 // refused), can be made to hang (requests accepted, never answered) or slow (each answer delayed: a
 // store far away, whose writes take a while).
-
-export class RedisServer {
-  private constructor(
-    private readonly child: ChildProcess,
-    readonly url: string,
-  ) {}
-
-  static async start(): Promise<RedisServer> {
-    const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'];
-    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const spawned = await new Promise<Error | null>((resolve) => {
-      child.once('spawn', () => resolve(null));
-      child.once('error', (err) => resolve(err));
-    });
-    if (spawned) throw new Error(`cannot start redis-server (${spawned.message}): install it with \`apt-get install -y redis-server\``);
-    const server = new RedisServer(child, `redis://127.0.0.1:${port}`);
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited ${child.exitCode}: ${output}`);
-      const client = createClient({ url: server.url, RESP: 2, socket: { reconnectStrategy: false } });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        await client.ping();
-        await client.quit();
-        return server;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    child.kill('SIGKILL');
-    throw new Error(`redis-server not ready after 10 s: ${output}`);
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.kill('SIGKILL');
-    await exited;
-  }
-}
 
 type Reply = string | number | null | Reply[];
 

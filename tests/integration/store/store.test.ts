@@ -1,7 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { createClient } from '@redis/client';
 import { Redis } from '@upstash/redis';
 import { openKvStore } from '@/lib/store/kv';
+import { openRedisStore } from '@/lib/store/redis';
 import { StoreDownError, type DailyBar, type Store } from '@/lib/store';
 import { dayNumber } from '@/lib/store/fold';
 import { fixtureBars } from '../../support/bars';
@@ -9,12 +16,14 @@ import { sleep } from '../../support/expect';
 import { storeContract, type Backend } from '../../support/store-contract';
 import { RedisServer, UpstashBridge } from '../../support/upstash-bridge';
 
-// The KV backend runs against a real redis-server through the Upstash REST bridge, so the real
-// @upstash/redis client is exercised end to end.
+// The shared store against a real redis-server that asks for a password, over both transports: Upstash's REST
+// protocol through the bridge (the real @upstash/redis client end to end) and TCP (REDIS_URL, node-redis). The
+// password holds characters a URL must escape, so it is read from the URL as it was written.
+const PASSWORD = 'pä55:w@rd/ü';
 let redis: RedisServer;
 let bridge: UpstashBridge;
 beforeAll(async () => {
-  redis = await RedisServer.start();
+  redis = await RedisServer.start({ password: PASSWORD });
   bridge = await UpstashBridge.start(redis.url);
 });
 afterAll(async () => {
@@ -34,7 +43,15 @@ function kv(): Backend {
   return { open, reopen: open };
 }
 
+/** The same server over TCP, as REDIS_URL reaches it (the same deadline, for the same loaded machine). */
+function tcp(): Backend {
+  const prefix = `store-test-${crypto.randomBytes(6).toString('hex')}:`;
+  const open = () => openRedisStore({ url: redis.url, prefix, timeoutMs: 5000 });
+  return { open, reopen: open };
+}
+
 storeContract('kv', kv);
+storeContract('redis over TCP', tcp);
 
 // Stores opened by the outage tests, closed after each.
 const opened: Store[] = [];
@@ -243,6 +260,182 @@ describe('kv store: daily bars written before versions (decisions §23)', () => 
       expect(await raw.zcard(`${prefix}bi:daily:xau`)).toBe(0);
     } finally {
       for (const s of spies) s.mockRestore();
+    }
+  });
+});
+
+describe('redis store over TCP: one connection, outages, passwords, TLS', () => {
+  // A server of its own, so pausing or stopping it leaves the contract suites alone.
+  const TIMEOUT_MS = 1500;
+  let own: RedisServer;
+  /** A client of the test's own, to read the server's INFO and plant a key. */
+  let raw: { sendCommand(args: string[]): Promise<unknown>; destroy(): void };
+  let warn: MockInstance<typeof console.warn>;
+  let error: MockInstance<typeof console.error>;
+  beforeAll(async () => {
+    own = await RedisServer.start({ password: PASSWORD });
+    const client = createClient({ url: own.url, RESP: 2 });
+    client.on('error', () => {});
+    raw = await client.connect();
+  });
+  afterAll(async () => {
+    raw?.destroy();
+    own?.resume();
+    await own?.stop();
+  });
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    warn.mockRestore();
+    error.mockRestore();
+  });
+  const prefix = () => `tcp-${crypto.randomBytes(4).toString('hex')}:`;
+  const open = (url = own.url, keys = prefix()) => {
+    const s = openRedisStore({ url, prefix: keys, timeoutMs: TIMEOUT_MS });
+    opened.push(s);
+    return s;
+  };
+  const logged = (spy: MockInstance<(...args: unknown[]) => void>, text: string) => spy.mock.calls.filter((c) => String(c[0]).includes(text)).length;
+  /** A field of the server's INFO (`connected_clients`, or `cmdstat_get` whose `calls=` is read). */
+  async function info(section: string, field: string): Promise<number> {
+    const text = String(await raw.sendCommand(['INFO', section]));
+    const line = text.split('\r\n').find((l) => l.startsWith(`${field}:`));
+    return line ? Number(/(?:calls=)?(\d+)/.exec(line.slice(field.length + 1))![1]) : 0;
+  }
+
+  it('one connection per store, however many calls run at once', async () => {
+    const before = await info('clients', 'connected_clients');
+    const a = open();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        [
+          () => a.set(`k${i}`, i),
+          () => a.get(`k${i}`),
+          () => a.incr('rl', 60),
+          () => a.claim(`c${i}`, 60),
+          () => a.foldBar('b', '2026-11-18', i, 100 + i),
+        ][i % 5](),
+      ),
+    );
+    expect(await info('clients', 'connected_clients')).toBe(before + 1);
+  });
+
+  it('Redis paused: the call under way gives up at the timeout, the next ones are never sent, one log line; back by itself', async () => {
+    const keys = prefix();
+    const a = open(own.url, keys);
+    await a.set('last:gold', { value: 4392 });
+    expect(await a.incr('rl:ip', 60)).toBe(1);
+    const getsBefore = await info('commandstats', 'cmdstat_get');
+    own.pause();
+    try {
+      // Redis holds every command unanswered: a call that waited on it would never settle.
+      await expect(a.get('last:gold')).rejects.toBeInstanceOf(StoreDownError);
+      expect(a.health!()).toMatchObject({ degraded: true, reason: 'timed out' });
+      for (let i = 0; i < 20; i++) await expect(a.get('last:gold')).rejects.toBeInstanceOf(StoreDownError);
+      await expect(a.set('x', 1)).rejects.toBeInstanceOf(StoreDownError);
+      // Claims and counters: this instance's memory, starting afresh (Redis's count of 1 is out of reach).
+      expect(await a.claim('sample:xau:1', 60)).toBe(true);
+      expect(await a.claim('sample:xau:1', 60)).toBe(false);
+      expect(await a.incr('rl:ip', 60)).toBe(1);
+      expect(logged(warn, 'Redis unavailable')).toBe(1);
+    } finally {
+      own.resume();
+    }
+    await expect.poll(() => a.health!().degraded).toBe(false);
+    // Redis ran what was on the wire once it answered again: the one GET that timed out, none of the twenty after it.
+    expect((await info('commandstats', 'cmdstat_get')) - getsBefore).toBe(1);
+    expect(await a.get('last:gold')).toEqual({ value: 4392 });
+    // Shared counting resumes where Redis left it; the memory counts are dropped.
+    expect(await a.incr('rl:ip', 60)).toBe(2);
+    expect(await a.claim('sample:xau:1', 60)).toBe(true);
+    expect(logged(warn, 'Redis answering again')).toBe(1);
+    expect(logged(warn, 'Redis unavailable')).toBe(1);
+  });
+
+  it('Redis gone: a command queued for the connection leaves the queue at the timeout and never runs later; it reconnects by itself', async () => {
+    const gone = await RedisServer.start({ password: PASSWORD });
+    const keys = prefix();
+    const a = open(gone.url, keys);
+    await a.set('k', 'before');
+    await gone.stop();
+    let back: RedisServer | null = null;
+    try {
+      await expect(a.set('k', 'during')).rejects.toBeInstanceOf(StoreDownError);
+      // An instance that starts while the server is gone: its first command waits in node-redis's queue, then gives up.
+      const b = open(gone.url, keys);
+      await expect(b.set('k', 'queued')).rejects.toBeInstanceOf(StoreDownError);
+      expect(b.health!().reason).toMatch(/^timed out, not connected: .*ECONNREFUSED/);
+      back = await RedisServer.start({ password: PASSWORD, port: gone.port });
+      await expect.poll(() => a.health!().degraded).toBe(false);
+      await expect.poll(() => b.health!().degraded).toBe(false);
+      // The server came back empty (no persistence), and the command queued during the outage did not run on it.
+      expect(await b.get('k')).toBeNull();
+      await b.set('k', 'after');
+      expect(await a.get('k')).toBe('after');
+    } finally {
+      await back?.stop();
+    }
+  });
+
+  it('a wrong password counts as Redis down, named in the log: StoreDownError for reads, memory for counters', async () => {
+    const a = open(own.urlWith('not-the-password'));
+    await expect(a.get('k')).rejects.toBeInstanceOf(StoreDownError);
+    expect(await a.incr('rl', 60)).toBe(1);
+    // Redis's answer to the command sent with the refused AUTH, or the refusal itself once the connection is retried.
+    expect(a.health!()).toMatchObject({ degraded: true, reason: expect.stringMatching(/^NOAUTH Authentication required|WRONGPASS/) });
+    expect(logged(warn, 'Redis unavailable')).toBe(1);
+  });
+
+  it('an unusable REDIS_URL is a degraded store, not a crash', async () => {
+    const a = open('redis-server.example:6379');
+    await expect(a.get('k')).rejects.toBeInstanceOf(StoreDownError);
+    expect(await a.claim('c', 60)).toBe(true);
+    expect(a.health!()).toMatchObject({ degraded: true, reason: expect.stringMatching(/^unusable REDIS_URL/) });
+  });
+
+  it('a key of the wrong type is a defect, not an outage: logged once, a plain Error for a series, Redis stays in use', async () => {
+    const keys = prefix();
+    await raw.sendCommand(['SET', `${keys}s:intraday:xau`, 'not a sorted set']);
+    const a = open(own.url, keys);
+    for (let i = 0; i < 2; i++) {
+      const read = await a.range('intraday:xau', 0, 10).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(Error);
+      expect(read).not.toBeInstanceOf(StoreDownError);
+    }
+    expect(error.mock.calls.map((c) => String(c[0]).split(' Operation')[0])).toEqual(['[store] Redis refused a command (range: WRONGTYPE']);
+    expect(a.health!().degraded).toBe(false);
+    expect(logged(warn, 'Redis unavailable')).toBe(0);
+  });
+
+  it('rediss:// speaks TLS and checks the certificate: refused until its CA is trusted, then the store works', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redis-tls-'));
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    // A self-signed certificate for 127.0.0.1, its own CA.
+    execFileSync('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    ]);
+    const secure = await RedisServer.start({ password: PASSWORD, tls: { cert, key } });
+    const trusted = tls.getCACertificates('default');
+    try {
+      expect(secure.url).toMatch(/^rediss:/);
+      const untrusted = open(secure.url);
+      await expect(untrusted.get('k')).rejects.toBeInstanceOf(StoreDownError);
+      expect(untrusted.health!().reason).toMatch(/self.signed certificate/);
+      tls.setDefaultCACertificates([...trusted, fs.readFileSync(cert, 'utf8')]);
+      const a = open(secure.url);
+      await a.set('last:gold', { value: 4392 });
+      expect(await a.get('last:gold')).toEqual({ value: 4392 });
+      expect(await a.incr('rl', 60)).toBe(1);
+      expect(await a.setIfAbsent('once', 1, 60)).toBe(true);
+      expect(a.health!().degraded).toBe(false);
+    } finally {
+      tls.setDefaultCACertificates(trusted);
+      await secure.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
