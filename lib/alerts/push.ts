@@ -34,8 +34,6 @@ export async function checkPushTarget(t: PushTarget): Promise<void> {
 interface VapidKeys {
   publicKey: string;
   privateKey: string;
-  /** Fixed, so the first key pair written stays (setIfNewer keeps a value as new as the one offered). */
-  as_of: number;
 }
 
 const VAPID_KEY = 'alerts:vapid';
@@ -49,7 +47,7 @@ export async function vapidKeys(): Promise<{ publicKey: string; privateKey: stri
   const held = await store.get<VapidKeys>(VAPID_KEY);
   if (held) return held;
   // Two instances making one at once: the first written stays, and both use it.
-  await store.setIfNewer<VapidKeys>(VAPID_KEY, { ...webpush.generateVAPIDKeys(), as_of: 1 }, 100 * 366 * 86_400);
+  await store.setIfAbsent<VapidKeys>(VAPID_KEY, webpush.generateVAPIDKeys(), 100 * 366 * 86_400);
   const kept = await store.get<VapidKeys>(VAPID_KEY);
   if (!kept) throw new Error('the VAPID key pair could not be kept in the store');
   return kept;
