@@ -9,7 +9,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * costs only time.
  */
 const LONGEST = [
+  'integration/store/many-instances',
   'integration/store/kv',
+  'integration/store/store',
   'browser/widgets',
   'browser/docs',
   'browser/live',
@@ -27,10 +29,8 @@ const LONGEST = [
   'integration/series/london',
   'integration/docs/openapi-tools',
   'integration/series/chart',
-  'integration/store/store',
   'integration/http/origin',
   'integration/store/data-dir',
-  'integration/alerts/two-instances',
   'browser/status',
   'integration/alerts/alerts',
   'integration/mcp/mcp-conformance',
