@@ -1,6 +1,6 @@
 // `npm run import-daily -- --symbol xau FILE.csv`: loads daily spot bars an operator holds the rights to
-// (a licensed LBMA or broker file, their own records) into whichever store the environment selects: KV
-// when KV_REST_API_URL and KV_REST_API_TOKEN are set, else the embedded store in DATA_DIR.
+// (a licensed LBMA or broker file, their own records) into whichever store the environment selects: Redis
+// when REDIS_URL is set, KV when KV_REST_API_URL and KV_REST_API_TOKEN are set, else the embedded store in DATA_DIR.
 //
 // The file is a CSV whose header names the columns in any case and order: `date` (or `time`), `open`, `high`,
 // `low`, `close`; other columns (volume, tick_volume, Adj Close…) are ignored, so a broker's export
@@ -8,7 +8,7 @@
 // loads as it is. A day is `YYYY-MM-DD` or a timestamp whose date is taken (`2024-03-01 00:00:00`); it must lie
 // within the 10 years kept and not after the current session. Yahoo's `null` rows (no trading) are skipped and
 // counted. Any other problem refuses the file whole with its line number. The bars are written in one
-// transaction (embedded) or one script (KV): all or nothing. Imported bars carry origin `imported`; a date
+// transaction (embedded) or one script (KV, Redis): all or nothing. Imported bars carry origin `imported`; a date
 // already holding a bar the service recorded keeps it. The summary says how many bars were written and kept.
 import fs from 'node:fs';
 import { BAR_RETENTION_YEARS, BAR_SERIES } from '../lib/prices/bars';
@@ -53,7 +53,7 @@ async function main() {
   } catch (err) {
     fail(`Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  // Ten years of bars go to KV in one request: give it longer than a request-time read gets.
+  // Ten years of bars go to KV or Redis in one script: give it longer than a request-time read gets.
   process.env.KV_TIMEOUT_MS ||= '30000';
   let result: ImportResult;
   try {
@@ -66,7 +66,7 @@ async function main() {
   }
   const store = getStore();
   await store.close();
-  console.log(`${file}: ${summary(BAR_SERIES[metal].symbol, store.kind === 'kv' ? 'KV' : 'the embedded store', result)}`);
+  console.log(`${file}: ${summary(BAR_SERIES[metal].symbol, { kv: 'KV', redis: 'Redis', embedded: 'the embedded store' }[store.kind], result)}`);
 }
 
 main().catch((err) => fail(`import-daily failed: ${err instanceof Error ? err.message : String(err)}`));

@@ -99,7 +99,7 @@ export function llmsText(origin: string): string {
     '## Status and operations',
     '',
     `- [Status page](${origin}/status): each upstream's state (ok, degraded, down, unused), availability over 24 hours and 7 days, latency, last failure; how far the two live spot sources stood apart; sessions with no daily bar (the same as \`/api/v1/status\`)`,
-    `- [GET ${origin}/api/health](${origin}/api/health): for load balancers, 200 \`{status, store, version}\` while the instance can answer (\`status: "degraded"\`, \`store: "down"\` when its store does not), 503 only when it cannot serve`,
+    `- [GET ${origin}/api/health](${origin}/api/health): for load balancers, 200 \`{status, store, version}\` while the instance can answer (\`store\` is \`embedded\`, \`kv\` or \`redis\`; \`status: "degraded"\`, \`store: "down"\` when its store does not), 503 only when it cannot serve`,
     '- `/metrics`: Prometheus text exposition, only where the operator set METRICS_TOKEN (sent as a Bearer token)',
     '',
   ].join('\n');
