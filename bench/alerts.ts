@@ -24,7 +24,7 @@ const KV_DELAY_MS = 5;
 const STORE_SLOT = Symbol.for('goldapi.store');
 
 /** A fresh reading of gold as the sampler hands it to the evaluation. */
-function served(usd: number, at: number) {
+export function served(usd: number, at: number) {
   return {
     reading: { status: 'fresh' as const, value: usd, asOf: at, source: 'upstream' as const, fetchedAt: at },
     source: 'gold-api.com',
@@ -39,7 +39,7 @@ function served(usd: number, at: number) {
  * index with a reading below their levels, then times one reading crossing them all: its own path, and the time until
  * the receiver holds every event and every outcome is written on its alert. `clock.at` is the readings' time (ms).
  */
-async function crossing(clock: { at: number }, where: string, beforeCrossing: () => void = () => {}): Promise<void> {
+export async function crossing(clock: { at: number }, where: string, beforeCrossing: () => void = () => {}): Promise<void> {
   const { getStore } = await import('../lib/store');
   const { ALERTS, JOBS, newAlert } = await import('../lib/alerts/model');
   const { observe } = await import('../lib/alerts/evaluate');

@@ -15,6 +15,7 @@ import { outcomesSection } from './outcomes';
 import { profileSection } from './profile';
 import { seriesMemorySection } from './series-memory';
 import { twoSourcesSection } from './sources';
+import { storesSection } from './stores';
 import { streamSection } from './stream';
 import { valueSection } from './value';
 
@@ -28,6 +29,8 @@ async function main() {
   // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
   // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
   // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute),
+  // `stores` (spot misses with every TTL at 1 s, and the alerts' evaluation, on the embedded store, KV through the bridge and
+  // Redis over TCP side by side, bench/stores.ts, about 3 min),
   // `series-memory` (RSS after every listed currency × unit × `range=max` and 192 `from=` windows, against
   // SERIES_CACHE_MB plus the idle size, answers spot-checked, bench/series-memory.ts, about 3 min),
   // `value` (metal value misses, a weight at a karat, a coin with a quote, a luong, against spot misses on the same
@@ -37,7 +40,7 @@ async function main() {
     (
       process.env.BENCH_ONLY ||
       process.argv[2] ||
-      'cache,profile,memory,series-memory,app,sources,bars,history,value,outcomes,stream,alerts,lighthouse'
+      'cache,profile,memory,series-memory,app,sources,bars,history,value,outcomes,stream,alerts,stores,lighthouse'
     ).split(','),
   );
   console.log(`# Benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
@@ -59,6 +62,7 @@ async function main() {
   if (only.has('outcomes')) await outcomesSection();
   if (only.has('stream')) await streamSection();
   if (only.has('alerts')) await alertsSection();
+  if (only.has('stores')) await storesSection();
   if (only.has('lighthouse')) await lighthouseSection();
 }
 
