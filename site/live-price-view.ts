@@ -1,4 +1,5 @@
-import { GRAMS_PER_OZ, round, roundOrNull } from '@/lib/reference/units';
+import { priceIn } from '@/lib/prices/price-in';
+import { roundOrNull } from '@/lib/reference/units';
 import type { DataState } from '@/lib/schemas/common';
 import type { Spot } from '@/lib/schemas/spot';
 import type { PriceEvent } from '@/lib/schemas/stream';
@@ -89,7 +90,7 @@ export function liveViewOfEvent(e: PriceEvent, now = Date.now()): LiveView {
       ? null
       : {
           priceUsdOz: e.price,
-          perGramUsd: round(gold.usd_oz / GRAMS_PER_OZ, 4),
+          perGramUsd: priceIn(gold.usd_oz, 1, 'gram'),
           silverUsdOz: silver,
           ratio: roundOrNull(silver === null ? null : gold.usd_oz / silver, 2),
           change: changeView({ ...gold, change_pct: e.change_pct.gold }),

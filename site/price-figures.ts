@@ -1,6 +1,7 @@
 import { KARAT_KEYS, purity, type KaratKey } from '../lib/reference/karats';
 import { METALS, metalById, type MetalId } from '../lib/reference/metals';
-import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/reference/units';
+import { exactPriceIn, priceIn } from '../lib/prices/price-in';
+import { round, type Unit } from '../lib/reference/units';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
 import type { PriceEvent } from '../lib/schemas/stream';
@@ -48,19 +49,20 @@ export interface Figures {
 }
 
 const inUnit = (usdOz: number | null | undefined, rate: number, unit: Unit) =>
-  usdOz === null || usdOz === undefined ? null : round(perUnit(usdOz * rate, unit), UNIT_DECIMALS[unit]);
+  usdOz === null || usdOz === undefined ? null : priceIn(usdOz, rate, unit);
 
 /** Karats per 10 grams from USD per troy ounce: spot's arithmetic (price per unit × purity), 2 decimals. */
 function per10Of(usdOz: number | null, rate: number, unit: Unit): Figures['per10g'] {
   if (usdOz === null || (unit !== 'gram' && unit !== 'kg')) return null;
-  const perGram = perUnit(usdOz * rate, 'gram');
-  return Object.fromEntries(KARAT_KEYS.map((k) => [k, round(perGram * 10 * purity(parseInt(k, 10)), 2)])) as Record<KaratKey, number>;
+  return Object.fromEntries(KARAT_KEYS.map((k) => [k, round(exactPriceIn(usdOz, rate, 'gram', purity(parseInt(k, 10))) * 10, 2)])) as Record<
+    KaratKey,
+    number
+  >;
 }
 
 function karatsOf(usdOz: number | null, rate: number, unit: Unit): Figures['karats'] {
   if (usdOz === null) return null;
-  const price = perUnit(usdOz * rate, unit);
-  return Object.fromEntries(KARAT_KEYS.map((k) => [k, round(price * purity(parseInt(k, 10)), UNIT_DECIMALS[unit])])) as Record<KaratKey, number>;
+  return Object.fromEntries(KARAT_KEYS.map((k) => [k, priceIn(usdOz, rate, unit, purity(parseInt(k, 10)))])) as Record<KaratKey, number>;
 }
 
 const USD_FIELD = Object.fromEntries(METALS.map((m) => [m.id, m.usdField])) as Record<MetalId, 'spot_usd_oz'>;

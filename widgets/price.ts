@@ -1,7 +1,8 @@
 import { metalById, type MetalId } from '../lib/reference/metals';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
-import { perUnit, round, UNIT_DECIMALS, type Unit } from '../lib/reference/units';
+import { priceIn } from '../lib/prices/price-in';
+import type { Unit } from '../lib/reference/units';
 import { ago, fill, money, number, percent, priceDecimals, signedMoney, unitWord, updated, type Words } from './format';
 import type { Strings } from './i18n';
 import { footer, html, type SafeHtml } from './html';
@@ -22,7 +23,7 @@ export interface PriceOptions extends CommonOptions {
 export function metalPrice(spot: Spot, metal: MetalId, unit: Unit): number | null {
   if (metal === 'gold') return spot.xau.price;
   const usd = spot[metalById(metal).usdField as 'silver_usd_oz'];
-  return usd === null || usd === undefined ? null : round(perUnit(usd * spot.fx_rate, unit), UNIT_DECIMALS[unit]);
+  return usd === null || usd === undefined ? null : priceIn(usd, spot.fx_rate, unit);
 }
 
 /** The state of the metal's own group: an outage of platinum is platinum's, not gold's. */

@@ -9,7 +9,8 @@ import type { Unit } from '../reference/units';
 import { getStore, safely } from '../store';
 import { alertsEnabled } from './config';
 import { COUNTS_KEY, countEvent, kick, queueEvent } from './deliver';
-import { ALERTS, groupKey, isLive, priceIn, REPEAT_MIN_GAP_MS, statusOf, targetUrl, type Alert } from './model';
+import { priceIn } from '../prices/price-in';
+import { ALERTS, groupKey, isLive, REPEAT_MIN_GAP_MS, statusOf, targetUrl, type Alert } from './model';
 import { allAlerts, changedAlerts, loadAlert, removeAlert, updateAlert } from './records';
 
 // Evaluation (decisions §28): on every new fresh reading of a metal, whatever took it (lib/prices/observers.ts),

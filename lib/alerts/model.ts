@@ -1,5 +1,5 @@
 import type { MetalId } from '../reference/metals';
-import { perUnit, round, UNIT_DECIMALS, type Unit } from '../reference/units';
+import type { Unit } from '../reference/units';
 
 // A price alert (decisions §28): one metal in one currency and unit, one condition, one target. The
 // record the store keeps (collection ALERTS) and what its manage URL shows are both built from this.
@@ -146,11 +146,6 @@ export function statusOf(a: Alert, now = Date.now()): AlertStatus {
 export function isLive(a: Alert, now = Date.now()): boolean {
   const s = statusOf(a, now);
   return s === 'active' || s === 'failing';
-}
-
-/** The price of one troy ounce at `usdOz` in `currency` (at `rate` per USD) and `unit`, rounded as spot rounds `xau.price`. */
-export function priceIn(usdOz: number, rate: number, unit: Unit): number {
-  return round(perUnit(usdOz * rate, unit), UNIT_DECIMALS[unit]);
 }
 
 /** The key of the prices an alert compares: one per metal, currency and unit. */

@@ -4,7 +4,8 @@ import type { Reading } from '../sources/freshness';
 import type { FxTable } from '../sources/upstream/fx';
 import { marketNow } from '../calendar/clock';
 import { METALS, OTHER_METALS, type MetalId } from '../reference/metals';
-import { perUnit, roundOrNull, UNIT_DECIMALS, unitEntry, type Unit } from '../reference/units';
+import { priceIn } from './price-in';
+import { unitEntry, type Unit } from '../reference/units';
 import type { DataState } from '../schemas/common';
 import type { MetalLive, PriceEvent } from '../schemas/stream';
 import { movement } from './movement';
@@ -38,8 +39,7 @@ export function checkStreamCurrency(read: LiveRead, asked: string | undefined, n
 export async function priceEvent(read: LiveRead, currency: string, unit: Unit, now = Date.now()): Promise<PriceEvent> {
   const fx = fxInUse(read.fx, now);
   const rate = fx.table[currency];
-  const decimals = UNIT_DECIMALS[unit];
-  const inUnit = (usdOz: number | null) => roundOrNull(usdOz === null ? null : perUnit(usdOz * rate, unit), decimals);
+  const inUnit = (usdOz: number | null) => (usdOz === null ? null : priceIn(usdOz, rate, unit));
   const moved = { currency, rate, fxFresh: fx.state.status === 'fresh', unit };
   const changes = await Promise.all(METALS.map((m) => movement(m.id, { ...moved, priceUsdOz: read.served[m.id].reading.value }, now)));
   const metals = Object.fromEntries(

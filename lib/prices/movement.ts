@@ -3,7 +3,8 @@ import { ttlMs } from '../core/config';
 import { sessionNow } from '../calendar/clock';
 import type { MetalId } from '../reference/metals';
 import { getStore, safely, type DailyBar } from '../store';
-import { perUnit, round, roundOrNull, UNIT_DECIMALS, type Unit } from '../reference/units';
+import { round, UNIT_DECIMALS, type Unit } from '../reference/units';
+import { priceIn } from './price-in';
 
 // How the price moved (decisions §15): the served price against the previous session's close, and the
 // current session's open, high and low, all from the daily spot bars the service records (or an
@@ -139,9 +140,9 @@ export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.no
   const decimals = UNIT_DECIMALS[q.unit];
   const closeRate = prevFx?.rates[q.currency];
   const basis = q.fxFresh && closeRate !== undefined && Number.isFinite(closeRate) && closeRate > 0 ? 'close' : 'current';
-  const now = (usdOz: number) => perUnit(usdOz * q.rate, q.unit);
-  const price = round(now(q.priceUsdOz), decimals);
-  const previous = round(perUnit(prev.c * (basis === 'close' ? closeRate! : q.rate), q.unit), decimals);
+  const now = (usdOz: number) => priceIn(usdOz, q.rate, q.unit);
+  const price = now(q.priceUsdOz);
+  const previous = priceIn(prev.c, basis === 'close' ? closeRate! : q.rate, q.unit);
   const change = round(price - previous, decimals);
   const change_pct = previous > 0 ? round((change / previous) * 100, 2) : null;
   const split = splitChange({
@@ -156,9 +157,9 @@ export async function movement(metal: MetalId, q: MovementQuery, nowMs = Date.no
   return {
     state: 'ok',
     session_date: session.date,
-    open: roundOrNull(current ? now(current.o) : null, decimals),
-    high: roundOrNull(current ? now(current.h) : null, decimals),
-    low: roundOrNull(current ? now(current.l) : null, decimals),
+    open: current ? now(current.o) : null,
+    high: current ? now(current.h) : null,
+    low: current ? now(current.l) : null,
     previous_close: previous,
     previous_close_date: prev.d,
     change,
@@ -190,7 +191,7 @@ function splitChange(a: {
   if (a.change_pct === null || (!a.usd && a.f0 === null)) return { from_metal: null, from_currency: null };
   if (a.usd) return { from_metal: { amount: a.change, pct: a.change_pct }, from_currency: { amount: 0, pct: 0 } };
   const decimals = UNIT_DECIMALS[a.unit];
-  const metal = { amount: round(perUnit((a.p1 - a.p0) * a.f0!, a.unit), decimals), pct: round((a.p1 / a.p0 - 1) * 100, 2) };
+  const metal = { amount: priceIn(a.p1 - a.p0, a.f0!, a.unit), pct: round((a.p1 / a.p0 - 1) * 100, 2) };
   return {
     from_metal: metal,
     from_currency: { amount: round(a.change - metal.amount, decimals), pct: round(a.change_pct - metal.pct, 2) },

@@ -13,8 +13,8 @@ import { metalById, METALS, OTHER_METALS, type Metal, type MetalId } from '../re
 import { peekServed, servedPrice, type Served, type ServedNow } from './served-price';
 import { storeStatus } from '../store';
 import { isUnavailable, unavailable, type Unavailable } from '../sources/unavailable';
-import { GRAMS_PER_OZ, OZ_PER_KG, OZ_PER_TONNE, round, roundOrNull, unitEntry, type Unit } from '../reference/units';
-import { priceIn } from './price-in';
+import { OZ_PER_TONNE, round, roundOrNull, unitEntry, type Unit } from '../reference/units';
+import { exactPriceIn, priceIn } from './price-in';
 import { CRYPTO_API_NAME } from '../sources/upstream/crypto';
 import { FX_API_NAME, type FxTable } from '../sources/upstream/fx';
 import { QUOTES_API_NAME } from '../sources/upstream/quotes';
@@ -78,7 +78,7 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
   const rate = fx.table[q.currency];
   const silverUsd = served.silver.reading.value;
   const t = tokens.value;
-  const perKg = spot * OZ_PER_KG;
+  const perKg = exactPriceIn(spot, 1, 'kg');
   const goldMcap = spot * stats.gold_supply_tonnes * OZ_PER_TONNE;
   const btc = t?.btc_usd ?? null;
   const btcMcap = t?.btc_market_cap_usd ?? null;
@@ -92,8 +92,8 @@ export async function getSpot(query: Partial<SpotQuery>, opts: SpotOptions): Pro
     xau: { price: priceIn(spot, rate, q.unit), currency: q.currency, unit: unitEntry(q.unit).label },
     karats: Object.fromEntries(KARATS.map((k) => [`${k}k`, priceIn(spot, rate, q.unit, purity(k))])) as Spot['karats'],
     spot_usd_oz: spot,
-    per_gram_usd: round(spot / GRAMS_PER_OZ, 4),
-    per_kg_usd: round(perKg, 2),
+    per_gram_usd: priceIn(spot, 1, 'gram'),
+    per_kg_usd: priceIn(spot, 1, 'kg'),
     fx_rate: rate,
     fx_rates: q.compact ? undefined : fx.table,
     ...(Object.fromEntries(OTHER_METALS.map((m) => [m.usdField, served[m.id].reading.value])) as OtherPrices),

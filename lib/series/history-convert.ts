@@ -1,6 +1,7 @@
 import { ApiError } from '../core/errors';
 import { daysBefore } from '../calendar/dates';
-import { perUnit, type Unit } from '../reference/units';
+import { exactPriceIn } from '../prices/price-in';
+import type { Unit } from '../reference/units';
 import { todayUtc } from '../schemas/history';
 import { fxCurrencies, readFxSeries, type FxReading, type FxSeries } from '../sources/fx-history';
 import { idOf, keep, pointsBytes, seriesCache, SLOT_BYTES } from './cache-budget';
@@ -155,7 +156,7 @@ function pointsOf(held: readonly RawPoint[], picks: Picks, fx: FxSeries | null, 
 }
 
 function scaled(p: RawPoint, rate: number, unit: Unit): RawPoint {
-  const f = (v: number) => perUnit(v * rate, unit);
+  const f = (v: number) => exactPriceIn(v, rate, unit);
   const q: RawPoint = { ...p, c: f(p.c) };
   if (p.o !== undefined) q.o = f(p.o);
   if (p.h !== undefined) q.h = f(p.h);

@@ -2,7 +2,8 @@ import type { Chart } from '@/lib/schemas/chart';
 import type { History } from '@/lib/schemas/history';
 import type { Intraday } from '@/lib/schemas/intraday';
 import { METAL_IDS, type MetalId } from '@/lib/reference/metals';
-import { perUnit, round, UNIT_DECIMALS, UNITS, type Unit } from '@/lib/reference/units';
+import { priceIn } from '@/lib/prices/price-in';
+import { UNITS, type Unit } from '@/lib/reference/units';
 import { intradayAtRateNow, RANGE_KEY, rangeSeries } from '@/widgets/chart';
 import { fill, money, number } from '@/widgets/format';
 import { textFor } from '@/widgets/i18n';
@@ -84,7 +85,7 @@ function atRate(points: LinePoint[], s: PriceChartPlan['series'][PriceChartRange
   const rate = Number(section.dataset.fxRate);
   if (!(rate > 0)) return null;
   const { unit } = s.atRateNow;
-  return points.map((p) => ({ time: p.time, value: round(perUnit(p.value * rate, unit), UNIT_DECIMALS[unit]) }));
+  return points.map((p) => ({ time: p.time, value: priceIn(p.value, rate, unit) }));
 }
 
 /** Mounts the chart into `section` (the price page's `<section id="chart" data-metal data-currency data-unit data-lang data-range>`); once. */

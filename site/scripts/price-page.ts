@@ -1,7 +1,8 @@
 import type { PriceEvent } from '../../lib/schemas/stream';
 import type { Spot } from '../../lib/schemas/spot';
 import { purity } from '../../lib/reference/karats';
-import { perUnit, type Unit } from '../../lib/reference/units';
+import { exactPriceIn } from '../../lib/prices/price-in';
+import type { Unit } from '../../lib/reference/units';
 import { money, number, unitWord } from '../../widgets/format';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { poll } from '../../widgets/scripts/shared';
@@ -68,7 +69,7 @@ let from: 'weight' | 'money' = 'weight';
 function onePrice(): number | null {
   const f = figures;
   if (!f || f.fxRate === null || config.usdOz === null) return null;
-  return perUnit(config.usdOz * f.fxRate, unitIn!.value as Unit) * purity(karatIn ? Number(karatIn.value) : 24);
+  return exactPriceIn(config.usdOz, f.fxRate, unitIn!.value as Unit, purity(karatIn ? Number(karatIn.value) : 24));
 }
 
 function convert() {
