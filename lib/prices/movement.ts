@@ -69,7 +69,7 @@ export interface MovementQuery {
 }
 
 /** Bars behind one metal's change: the session's own and the latest before it, with that one's FX table. */
-interface Held {
+interface HeldBars {
   loadedAt: number;
   current: DailyBar | null;
   prev: DailyBar | null;
@@ -81,8 +81,8 @@ const RELOAD_S = 30;
 
 // Keyed by metal and session date, so a read begun for one session and finishing after the next one
 // opened never serves the old session's bar as the new one's.
-const held = new Map<string, Held>();
-const loading = new Map<string, Promise<Held>>();
+const held = new Map<string, HeldBars>();
+const loading = new Map<string, Promise<HeldBars>>();
 const key = (metal: MetalId, date: string) => `${metal}|${date}`;
 
 // This process's own folds reach the held bar at once, without waiting for the next re-read; a price
@@ -94,18 +94,18 @@ onBar((metal, date, update) => {
 });
 
 /** Reads a session's bars; a failed read keeps the bars held (none when there are none yet) and is retried on the next ask. */
-function load(metal: MetalId, date: string): Promise<Held> {
+function load(metal: MetalId, date: string): Promise<HeldBars> {
   const k = key(metal, date);
   const running = loading.get(k);
   if (running) return running;
-  const p = (async (): Promise<Held> => {
+  const p = (async (): Promise<HeldBars> => {
     const loadedAt = Date.now();
     const got = await safely(() => getStore().bars(BAR_SERIES[metal].series, '0000-01-01', date, 2), `read bars of ${metal}`);
     if (got === null) return held.get(k) ?? { loadedAt: 0, current: null, prev: null, prevFx: null };
     const current = got.at(-1)?.d === date ? got.pop()! : null;
     const prev = got.at(-1) ?? null;
     const prevFx = prev ? await safely(() => closeFx(prev.d), `read closing FX of ${prev.d}`) : null;
-    const h: Held = { loadedAt, current, prev, prevFx };
+    const h: HeldBars = { loadedAt, current, prev, prevFx };
     // A fold announced while the read ran is newer than what the read saw.
     const mine = held.get(k)?.current;
     if (mine && (!current || mine.t1 > current.t1)) h.current = mine;
@@ -118,7 +118,7 @@ function load(metal: MetalId, date: string): Promise<Held> {
 }
 
 /** The bars for `date`: held ones at once (re-read in the background when old), else read now. */
-async function barsFor(metal: MetalId, date: string): Promise<Held> {
+async function barsFor(metal: MetalId, date: string): Promise<HeldBars> {
   const h = held.get(key(metal, date));
   if (!h) return load(metal, date);
   if (Date.now() - h.loadedAt > ttlMs(RELOAD_S)) void load(metal, date);

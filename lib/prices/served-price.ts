@@ -1,6 +1,6 @@
 import { recordPair } from './agreement';
 import { recordServed } from './bars';
-import { recordLondon } from './london';
+import { recordLondon } from './london-recording';
 import { notifyServed } from './observers';
 import { metalFeeds } from '../sources/feeds';
 import type { Reading } from '../sources/freshness';

@@ -16,14 +16,14 @@ import { DEFAULT_LONDON_TIME, londonTimeOf, type LondonTime } from '../reference
 import { idOf, pointsBytes, seriesCache, SLOT_BYTES } from './cache-budget';
 import { roundPoint, type RawPoint, type SeriesKind } from './history-points';
 import { asDaily, historyStats, type Daily, type Stats } from './history-stats';
-import { londonSeriesOf, londonSource } from './london';
+import { londonSeriesOf, londonSource } from './london-series';
 import { getMonthlySeries, type MonthlyMetal } from './monthly';
 import { spotSeries, type HeldSeries } from './spot-series';
 
 // Step 1 of a history answer (lib/series/history.ts), which series: every daily bar of the COMEX front-month gold
 // future GC=F (no keyless source serves daily XAU/USD spot with true highs and lows), any metal's daily spot bars
 // (lib/series/spot-series.ts), the World Bank's monthly averages (lib/series/monthly.ts) or a metal's London-time
-// values (lib/series/london.ts), each as its USD per troy ounce answer with its freshness, made once per version of
+// values (lib/series/london-series.ts), each as its USD per troy ounce answer with its freshness, made once per version of
 // the series within the series budget (lib/series/cache-budget.ts).
 
 export const HISTORY_SOURCE = 'COMEX gold futures GC=F, daily, via Yahoo Finance';
@@ -66,7 +66,7 @@ const feed = new Feed<DailyPoint[]>({ name: 'history', ttlS: 6 * 3600, fetch: fe
 export type Series = Omit<History, 'data_state' | 'updated_at' | 'period' | 'series'>;
 
 /** A series' USD per troy ounce answer as kept: its rounded points and statistics, and their dates. */
-interface Held {
+interface HeldUsdSeries {
   usd: Series;
   dates: string[];
 }
@@ -75,12 +75,12 @@ interface Held {
 const heldBytes = (h: { usd: Series; dates: readonly string[] }) => pointsBytes(h.usd.points) + h.dates.length * SLOT_BYTES + 1024;
 
 /** The USD answer of a series: its points rounded, its statistics. */
-function heldOf(raw: readonly RawPoint[], usd: Omit<Series, 'count' | keyof Stats>, stats: Stats): Held {
+function heldOf(raw: readonly RawPoint[], usd: Omit<Series, 'count' | keyof Stats>, stats: Stats): HeldUsdSeries {
   return { usd: { ...usd, count: usd.points.length, ...stats }, dates: raw.map((p) => p.d) };
 }
 
 /** The rounded points and statistics of one fetched futures series, computed once per fetch (within the budget). */
-function futuresHeld(points: DailyPoint[]): { key: string; held: Held } {
+function futuresHeld(points: DailyPoint[]): { key: string; held: HeldUsdSeries } {
   const key = `futures|${idOf(points)}`;
   const held = seriesCache().take(
     key,
@@ -94,7 +94,7 @@ function futuresHeld(points: DailyPoint[]): { key: string; held: Held } {
 }
 
 /** One series as held: its unrounded USD per troy ounce points, and its USD per troy ounce answer (points and statistics). */
-export interface Base extends Held {
+export interface Base extends HeldUsdSeries {
   kind: SeriesKind;
   /** Names this version of the series in the budget's keys. */
   key: string;
@@ -119,7 +119,7 @@ export async function baseFor(query: Partial<HistoryQuery>, now: number): Promis
 const SPOT_FRESH_DAYS = 4;
 
 /** What every answer of one held series in one session shares: all but its freshness. */
-interface SpotView extends Held {
+interface SpotView extends HeldUsdSeries {
   key: string;
   /** The bars within the retention, unrounded, with `final`: what conversion starts from. */
   raw: RawPoint[];
@@ -212,8 +212,8 @@ async function futuresBase(now: number): Promise<Base | Unavailable> {
 }
 
 /** A kept series whose points as read are not themselves the unrounded points conversion starts from. */
-type HeldRaw = Held & { raw: RawPoint[] };
-const heldRawBytes = (h: HeldRaw) => heldBytes(h) + pointsBytes(h.raw);
+type HeldUsdSeriesWithRaw = HeldUsdSeries & { raw: RawPoint[] };
+const heldRawBytes = (h: HeldUsdSeriesWithRaw) => heldBytes(h) + pointsBytes(h.raw);
 
 /** The USD answer of a monthly series, computed once per series read (within the budget). */
 async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
@@ -221,7 +221,7 @@ async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
   const key = `monthly|${idOf(m.points)}`;
   const held = seriesCache().take(
     key,
-    (): HeldRaw => {
+    (): HeldUsdSeriesWithRaw => {
       const raw = m.points.map((p) => ({ d: p.d, c: p.c }));
       const points = raw.map((p) => roundPoint(p, 'monthly', 'oz')) as Series['points'];
       return {
@@ -240,7 +240,7 @@ async function monthlyBase(metal: MonthlyMetal): Promise<Base> {
   };
 }
 
-/** A metal's values at a London time (lib/series/london.ts), as a series of the history answer. */
+/** A metal's values at a London time (lib/series/london-series.ts), as a series of the history answer. */
 async function londonBase(metal: MetalId, time: LondonTime, now: number): Promise<Base> {
   let read: Awaited<ReturnType<typeof londonSeriesOf>>;
   try {
@@ -252,7 +252,7 @@ async function londonBase(metal: MetalId, time: LondonTime, now: number): Promis
   const key = `london|${idOf(read.values)}`;
   const held = seriesCache().take(
     key,
-    (): HeldRaw => {
+    (): HeldUsdSeriesWithRaw => {
       const raw = read.values.map((v) => ({ d: v.d, c: v.p, t: new Date(v.t).toISOString() }));
       const points = raw.map((p) => roundPoint(p, 'london', 'oz')) as Series['points'];
       return {

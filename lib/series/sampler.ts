@@ -2,7 +2,7 @@ import { config } from '../core/config';
 import { marketNow } from '../calendar/clock';
 import { METALS, type IntradaySymbol } from '../reference/metals';
 import { servedPrice } from '../prices/served-price';
-import { nextLondonTime } from '../prices/london';
+import { nextLondonTime } from '../prices/london-recording';
 import { metrics } from '../core/metrics.mjs';
 import { getStore, safely, StoreDownError } from '../store';
 

@@ -9,7 +9,7 @@ import { RedisServer, UpstashBridge } from '../../support/upstash-bridge';
 // moment, records nothing; one value per metal, time and date. Prices are real: the broker's daily rows in
 // tests/fixtures.
 
-type London = typeof import('@/lib/prices/london');
+type London = typeof import('@/lib/prices/london-recording');
 const SLOTS = [Symbol.for('goldapi.store'), Symbol.for('goldapi.london')];
 const g = globalThis as Record<symbol, unknown>;
 interface Instance {
@@ -25,7 +25,7 @@ let b: Instance;
 async function instance(): Promise<Instance> {
   for (const s of SLOTS) delete g[s];
   vi.resetModules();
-  const london = await import('@/lib/prices/london');
+  const london = await import('@/lib/prices/london-recording');
   (await import('@/lib/store')).getStore();
   return { london, globals: SLOTS.map((s) => g[s]) };
 }
@@ -43,7 +43,7 @@ async function serve(on: Instance, price: number, taken: number): Promise<void> 
 async function values(series: string) {
   SLOTS.forEach((s, i) => (g[s] = a.globals[i]));
   const { getStore } = await import('@/lib/store');
-  const { londonValues } = await import('@/lib/store/london');
+  const { londonValues } = await import('@/lib/store/london-values');
   return (await londonValues(getStore(), series)).values;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { bankHolidays, isLondonBusinessDay, londonClock } from '@/lib/calendar/london';
+import { bankHolidays, isLondonBusinessDay, londonClock } from '@/lib/calendar/london-business-days';
 
 // London business days (decisions §30) against the England and Wales bank holidays as published by the UK
 // government (gov.uk/bank-holidays), substitute days included, and Europe/London's wall clock across daylight saving.
@@ -72,7 +72,7 @@ describe('London wall clock', () => {
 describe('the sampler’s next London time', () => {
   it('the next metal’s time on a business day, past weekends and bank holidays, in GMT and BST', async () => {
     vi.stubEnv('MARKET_CLOCK_OFFSET_S', '0');
-    const { nextLondonTime } = await import('@/lib/prices/london');
+    const { nextLondonTime } = await import('@/lib/prices/london-recording');
     const at = (iso: string) => new Date(nextLondonTime(Date.parse(iso))).toISOString();
     // Tuesday 14 April 2026, 10:00 BST: gold's 10:30; at 12:00 exactly, the next is platinum's and palladium's 14:00.
     expect(at('2026-04-14T10:00:00+01:00')).toBe('2026-04-14T09:30:00.000Z');

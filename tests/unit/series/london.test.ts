@@ -207,7 +207,7 @@ describe('recording', () => {
 
   it('survives a restart: the values are in the embedded store’s file', async () => {
     const { openEmbeddedStore } = await import('@/lib/store/embedded');
-    const { londonValues } = await import('@/lib/store/london');
+    const { londonValues } = await import('@/lib/store/london-values');
     const fresh = openEmbeddedStore(DIR);
     try {
       const { values } = await londonValues(fresh, 'london:xau:pm');

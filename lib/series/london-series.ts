@@ -1,15 +1,15 @@
 import { onMarketClock } from '../calendar/clock';
 import { daysBefore } from '../calendar/dates';
-import { londonClock } from '../calendar/london';
+import { londonClock } from '../calendar/london-business-days';
 import { londonTimeOf, type LondonTime } from '../reference/london-times';
 import { metalById, type MetalId } from '../reference/metals';
 import type { DataState } from '../schemas/common';
-import { londonWrites } from '../prices/london';
+import { londonWrites } from '../prices/london-recording';
 import { toDataState } from '../sources/data-state';
 import { getStore, type BarsVersion } from '../store';
-import { londonSeries, londonValues, type LondonValue } from '../store/london';
+import { londonSeries, londonValues, type LondonValue } from '../store/london-values';
 
-// The London-time values as served (decisions §30; recorded by lib/prices/london.ts): one metal's values at one
+// The London-time values as served (decisions §30; recorded by lib/prices/london-recording.ts): one metal's values at one
 // London time, oldest first, as this instance holds them. The store's version is asked for at most once a second
 // per series (at once after this process's own write); the values are read again only when it moved. A store
 // that fails keeps what is held; with nothing held its error goes to the caller.
@@ -19,14 +19,18 @@ const CHECK_MS = 1000;
 /** A latest value within this many London days of today keeps the series fresh (a long weekend, Easter). */
 const FRESH_DAYS = 5;
 
-interface Held {
+/** One metal's values at one London time as this instance holds them, and when it last asked the store about them. */
+interface HeldLondonValues {
   at: BarsVersion;
   values: readonly LondonValue[];
   checkedAt: number;
   /** This process's writes when it was read. */
   writes: number;
 }
-const held = ((globalThis as Record<symbol, unknown>)[Symbol.for('goldapi.londonSeries')] ??= new Map<string, Held>()) as Map<string, Held>;
+const held = ((globalThis as Record<symbol, unknown>)[Symbol.for('goldapi.londonSeries')] ??= new Map<string, HeldLondonValues>()) as Map<
+  string,
+  HeldLondonValues
+>;
 
 /** What the series is, in words: the `source` of its answers. */
 export function londonSource(metal: MetalId, time: LondonTime): string {

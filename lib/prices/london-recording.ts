@@ -1,12 +1,12 @@
 import { metrics } from '../core/metrics.mjs';
 import { onMarketClock } from '../calendar/clock';
-import { isLondonBusinessDay, londonClock, minuteOf } from '../calendar/london';
+import { isLondonBusinessDay, londonClock, minuteOf } from '../calendar/london-business-days';
 import { LONDON_WINDOW_MIN, londonTimesOf, londonTimeOf, type LondonTime } from '../reference/london-times';
 import { daysBefore } from '../calendar/dates';
 import { metalById, METALS, type MetalId } from '../reference/metals';
 import type { Reading } from '../sources/freshness';
 import { getStore, StoreDownError } from '../store';
-import { londonSeries, recordLondonValue } from '../store/london';
+import { londonSeries, recordLondonValue } from '../store/london-values';
 import { retentionStart } from './bars';
 
 // The London-time values, recorded (decisions §30): on each London business day, each metal's price at its London
@@ -15,7 +15,7 @@ import { retentionStart } from './bars';
 // Whichever takes the reading records it: the sampler, the cron route, a request (every served price comes through
 // lib/prices/served-price.ts, as the daily bars' folds do). Membership is decided from the reading's own time
 // (`fetchedAt`) on the service's calendar clock (MARKET_CLOCK_OFFSET_S shifts it), never from when it is served.
-// Once per metal, time and date across instances: a claim in the store (lib/store/london.ts). The write finishes
+// Once per metal, time and date across instances: a claim in the store (lib/store/london-values.ts). The write finishes
 // before the answer or is handed to the platform with the bar's (decisions §20); a failed one gives its claim
 // back, so the next fresh reading in the window is recorded instead. Kept 10 years, as the bars.
 
@@ -81,7 +81,7 @@ const state = ((globalThis as Record<symbol, unknown>)[Symbol.for('goldapi.londo
   writes: number;
 };
 
-/** How many values this process has written so far (lib/series/london.ts reads again when it moves). */
+/** How many values this process has written so far (lib/series/london-series.ts reads again when it moves). */
 export const londonWrites = () => state.writes;
 
 /**
