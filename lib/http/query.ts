@@ -14,10 +14,23 @@ const NUMBER = /^-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
  * becomes the documented 400 `{error, valid}`.
  */
 export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output<S> {
+  const read = readQuery(schema, url);
+  if (read.ok) return read.data;
+  throw read.error;
+}
+
+/** A query read by {@link parseQuery}'s rules: its data, or the parameter refused first and the documented 400. */
+export type QueryRead<T> = { ok: true; data: T } | { ok: false; name: string; error: ApiError };
+
+/**
+ * {@link parseQuery} without the throw, naming the parameter refused: a page that answers a form with the API's own
+ * rules says in its own words which field was wrong.
+ */
+export function readQuery<S extends z.ZodObject>(schema: S, url: URL): QueryRead<z.output<S>> {
   const raw: Record<string, string | number> = {};
   for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
     const values = url.searchParams.getAll(name);
-    if (values.length > 1) throw new ApiError(400, `Parameter ${name} given more than once`);
+    if (values.length > 1) return { ok: false, name, error: new ApiError(400, `Parameter ${name} given more than once`) };
     const value = values[0];
     if (value === undefined || value === '') continue;
     const base = unwrap(field);
@@ -26,10 +39,10 @@ export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output
     else raw[name] = value;
   }
   const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { ok: true, data: parsed.data };
   const issue = parsed.error.issues[0];
   const name = String(issue.path[0] ?? '');
   const fromRefinement = issue.code === 'custom' ? (issue.params?.valid as string[] | undefined) : undefined;
   const valid = fromRefinement ?? (schema.shape[name] ? validValues(schema.shape[name] as z.ZodType) : undefined);
-  throw new ApiError(400, issue.message, valid ? { valid } : {});
+  return { ok: false, name, error: new ApiError(400, issue.message, valid ? { valid } : {}) };
 }

@@ -5,8 +5,8 @@ import type { DataState } from '../schemas/common';
 import type { Items, Value, ValueQuery } from '../schemas/value';
 import { toDataState } from '../sources/data-state';
 import { isUnavailable, type Unavailable } from '../sources/unavailable';
-import { exactPriceIn, ouncesPer, priceIn } from './price-in';
-import { readMetal } from './spot';
+import { meltFigures, type Holding } from './melt';
+import { readMetal, type MetalReading } from './spot';
 
 // What the metal people hold is worth (decisions §31): a weight at a purity, or a number of bullion coins, at spot, in
 // any currency. It is arithmetic on spot's own reading (the served price, the FX table and the rate spot uses) through
@@ -15,47 +15,34 @@ import { readMetal } from './spot';
 
 /** The value of a parsed /api/v1/value query, or unavailable when the metal has never been seen (spot's 503). */
 export async function metalValue(q: ValueQuery): Promise<Value | Unavailable> {
+  const metal = (q.item === undefined ? undefined : itemById(q.item)!.metal) ?? q.metal ?? 'gold';
+  const read = await readMetal(metal, q.currency);
+  return isUnavailable(read) ? read : valueAt(read, q);
+}
+
+/**
+ * The value of a parsed query at one reading of its metal's price (the served USD price and the rate spot uses), with
+ * that reading's state: arithmetic only. A price page that has spot's answer values its figures with it, so they are
+ * value's for the price the page shows.
+ */
+export function valueAt(read: MetalReading, q: ValueQuery): Value {
   const item = q.item === undefined ? undefined : itemById(q.item)!;
   const metal = item?.metal ?? q.metal ?? 'gold';
-  const read = await readMetal(metal, q.currency);
-  if (isUnavailable(read)) return read;
   const { usdOz, rate } = read;
   const unit = q.unit;
   const { grams, label } = unitEntry(unit);
-
-  // The fine metal, in troy ounces, and what it is worth before the one rounding.
-  let fineness: number;
-  let fineOz: number;
-  let fineG: number;
-  let weight: number;
-  let exact: number;
-  if (item) {
-    const qty = q.qty ?? 1;
-    fineness = item.fineness;
-    fineOz = item.fine_oz * qty;
-    fineG = item.fine_g * qty;
-    weight = round((item.gross_g * qty) / grams, 6);
-    exact = fineOz * exactPriceIn(usdOz, rate, 'oz');
-  } else {
-    fineness = fineShare(q) ?? 1;
-    weight = q.weight!;
-    fineOz = weight * ouncesPer(unit) * fineness;
-    fineG = weight * grams * fineness;
-    exact = weight * exactPriceIn(usdOz, rate, unit, fineness);
-  }
-
+  const holding: Holding = item ? { coin: item, qty: q.qty ?? 1 } : { weight: q.weight!, unit, fineness: fineShare(q) ?? 1 };
+  const { fine_weight, melt_value, quote, price } = meltFigures(usdOz, rate, holding, unit, q.quote);
   return {
     metal,
     currency: read.currency,
-    weight: { value: weight, unit: label },
-    fineness: round(fineness, 6),
-    fine_weight: { g: round(fineG, 4), oz: round(fineOz, 6) },
-    melt_value: round(exact, 2),
+    weight: { value: item ? round((item.gross_g * (q.qty ?? 1)) / grams, 6) : q.weight!, unit: label },
+    fineness: round(item ? item.fineness : (fineShare(q) ?? 1), 6),
+    fine_weight,
+    melt_value,
     ...(item ? { item, qty: q.qty ?? 1 } : {}),
-    ...(q.quote === undefined
-      ? {}
-      : { quote: { amount: q.quote, premium: round(q.quote - exact, 2), premium_pct: round((q.quote / exact - 1) * 100, 2) } }),
-    price: { value: priceIn(usdOz, rate, unit), unit: label },
+    ...(quote ? { quote } : {}),
+    price: { value: price, unit: label },
     data_state: read.data_state,
     updated_at: read.updated_at,
   };
