@@ -3,25 +3,24 @@ import { ApiError } from '@/lib/core/errors';
 import { config as settings } from '@/lib/core/config';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
 import { fxInUse, getSpot } from '@/lib/prices/spot';
-import { KARATS, purity } from '@/lib/reference/karats';
 import { metalById, type MetalId } from '@/lib/reference/metals';
-import { round, UNIT_DECIMALS, UNITS, type Unit } from '@/lib/reference/units';
+import { round, UNIT_DECIMALS, type Unit } from '@/lib/reference/units';
 import type { History } from '@/lib/schemas/history';
 import { getHistoryFor } from '@/lib/series/history';
 import { isMonthlyMetal } from '@/lib/series/monthly';
 import { feeds } from '@/lib/sources/feeds';
 import { isUnavailable } from '@/lib/sources/unavailable';
-import { unitPrice } from '@/widgets/converter';
 import { PAGE_STRINGS, STRINGS, textFor } from '@/widgets/i18n';
 import { answerCacheable } from './cacheable';
 import { COMMON_CURRENCIES, pageLanguage, pagePath, type PageLanguage } from './price-choice';
 import { figuresOfSpot, type Figures, type PageWords } from './price-figures';
 import { priceChartPlan } from './price-chart';
+import { loadWorth, readingOf, type WorthProps } from './price-value-data';
 import type { PriceChartPlan } from './price-chart-plan';
 
 // Everything a price page shows (decisions §27), read on the server: spot for its metal, currency and unit (the
 // function behind /api/v1/spot, so the page says what spot says), the value on a date (the function behind
-// /api/v1/history's `date=`), and the converter's answer for a form sent without script.
+// /api/v1/history's `date=`), and what metal is worth (the function behind /api/v1/value) for a form sent without script.
 
 /** The value on a date: the last point on or before it of the first series that has one near it. */
 export interface DateValue {
@@ -34,13 +33,6 @@ export interface DateValue {
   /** From that day's value to the page's price now, in the page's currency and unit; null without a price now. */
   change: number | null;
   pct: number | null;
-}
-
-export interface Converter {
-  weight: number;
-  wunit: Unit;
-  karat: number;
-  money: number | null;
 }
 
 export interface PricePageProps {
@@ -58,11 +50,12 @@ export interface PricePageProps {
   path: string;
   /** The date asked (`?date=`), its value when one is known, or why not. */
   date: { asked: string; value: DateValue | null } | null;
-  converter: Converter;
+  /** "What your metal is worth": its forms' answer and tables (site/price-value-data.ts). */
+  worth: WorthProps;
   /** The chart's series per range, decided here (site/price-chart.ts) and handed to its script in `data-plan`. */
   chartPlan: PriceChartPlan;
   heartbeatS: number;
-  /** USD per troy ounce of the page's metal, for the converter's script. */
+  /** USD per troy ounce of the page's metal, for the script's metal values. */
   usdOz: number | null;
   /** When the page was rendered (ms): a stale price's age is counted from it. */
   now: number;
@@ -73,13 +66,6 @@ const param = (ctx: GetServerSidePropsContext, name: string) => {
   const v = ctx.query[name];
   return typeof v === 'string' ? v : Array.isArray(v) ? v[0] : undefined;
 };
-
-/** A finite, non-negative amount from the query (at most 24 characters), else null. */
-function amount(value: string | undefined): number | null {
-  if (value === undefined || value === '' || value.length > 24) return null;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : null;
-}
 
 const DAY_MS = 86_400_000;
 /** How far before the asked day a daily series' point may be and still be that day's value (a long weekend, a holiday). */
@@ -174,18 +160,7 @@ export async function loadPricePage(
     };
   }
 
-  // The converter, for a form sent without script: a weight (`w` in `wu` at karat `k`) to money, or money (`m`) to weight.
-  const wunit = UNITS.find((u) => u === param(ctx, 'wu')) ?? unit;
-  const karatAsked = Number(param(ctx, 'k'));
-  const karat = metal === 'gold' && (KARATS as readonly number[]).includes(karatAsked) ? karatAsked : 24;
-  const rate = 'xau' in spot ? spot.fx_rate : null;
-  const one = usdOz === null || rate === null ? null : unitPrice(usdOz, rate, wunit, purity(karat));
-  const m = amount(param(ctx, 'm'));
-  const w = amount(param(ctx, 'w'));
-  const converter: Converter =
-    m !== null && w === null
-      ? { weight: one ? m / one : 0, wunit, karat, money: one === null ? null : m }
-      : { weight: w ?? 1, wunit, karat, money: one === null ? null : (w ?? 1) * one };
+  const worth = loadWorth(new URL(ctx.resolvedUrl, 'http://page').searchParams, metal, unit, 'xau' in spot ? readingOf(spot, metal) : null);
 
   const chartPlan = await priceChartPlan({ metal, currency, unit, lang: language.lang });
   const path = pagePath(metal, currency, unit);
@@ -196,8 +171,8 @@ export async function loadPricePage(
   } else if (
     answerCacheable(ctx, 'pricePage', {
       // Everything the page shows that can change: spot (its answer-time fields do not count), the language and
-      // locale, the date's value and the converter's answer.
-      data: { spot, language, date, converter, path, chartPlan },
+      // locale, the date's value and the metal values with the form's answer.
+      data: { spot, language, date, worth, path, chartPlan },
       states: [figures.state],
       vary: ['Accept-Language', 'Cookie'],
     })
@@ -216,7 +191,7 @@ export async function loadPricePage(
       origin,
       path,
       date,
-      converter,
+      worth,
       chartPlan,
       heartbeatS: settings.stream.heartbeatS(),
       usdOz,

@@ -11,11 +11,12 @@ import { day, headlineChars, isLive, textsOf, valuesOf } from './price-figures';
 import type { PricePageProps } from './price-page-data';
 import { PageHead } from './layout';
 import { PageScript } from './page-script';
+import { PriceValue } from './price-value';
 
 // A price page (decisions §27), server-rendered and readable with scripts off: the price (the page's largest
-// paint), its freshness and change, the session, every metal and the karats in the same currency and unit, a
-// converter, the value on a date and the pickers (plain GET forms). Each figure the script keeps live carries
-// `data-f` (its words, site/price-figures.ts) and `data-v` (its number, as spot serves it).
+// paint), its freshness and change, the session, every metal and the karats in the same currency and unit, what
+// metal is worth (site/price-value.tsx), the value on a date and the pickers (plain GET forms). Each figure the
+// script keeps live carries `data-f` (its words, site/price-figures.ts) and `data-v` (its number, as spot serves it).
 
 /** What the page's script is told: its words and what it shows (JSON in the page). */
 export interface PageConfig {
@@ -188,60 +189,7 @@ export function PricePage(props: PricePageProps & { range: string }) {
           </section>
         )}
 
-        <section aria-labelledby="pp-conv">
-          <h2 id="pp-conv">{metal === 'gold' ? w.t.converterTitle : fill(w.t.metalConverterTitle, { name: metalWord })}</h2>
-          <form method="get" action={path} id="converter" className="pp-form">
-            {language.asked && <input {...hidden} name="lang" value={language.lang} />}
-            <div>
-              <label htmlFor="cv-w">{w.t.amount}</label>
-              <input id="cv-w" name="w" type="number" inputMode="decimal" min="0" step="any" defaultValue={round6(props.converter.weight)} />
-            </div>
-            <div>
-              <label htmlFor="cv-wu">{w.t.weight}</label>
-              <select id="cv-wu" name="wu" defaultValue={props.converter.wunit}>
-                {UNITS.map((u) => (
-                  <option key={u} value={u}>
-                    {unitWord(w.t, u, 'unit')}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {metal === 'gold' && (
-              <div>
-                <label htmlFor="cv-k">{w.t.purity}</label>
-                <select id="cv-k" name="k" defaultValue={String(props.converter.karat)}>
-                  {KARATS.map((k) => (
-                    <option key={k} value={k}>
-                      {fill(w.t.karat, { k: number(k, loc, 0) })}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-            <div>
-              <label htmlFor="cv-m">
-                {w.p.money} ({currency})
-              </label>
-              <input
-                id="cv-m"
-                name="m"
-                type="number"
-                inputMode="decimal"
-                min="0"
-                step="any"
-                defaultValue={props.converter.money === null ? '' : round6(props.converter.money)}
-              />
-            </div>
-            <div className="go">
-              <button type="submit">{w.t.submit}</button>
-            </div>
-          </form>
-          <p aria-live="polite" data-f="conv" data-v={props.converter.money ?? ''}>
-            {props.converter.money === null
-              ? w.t.noConversion
-              : `${number(props.converter.weight, loc, 4)} ${unitWord(w.t, props.converter.wunit, 'abbr')} = ${money(props.converter.money, currency, loc)}`}
-          </p>
-        </section>
+        <PriceValue {...props.worth} page={{ metal, currency, words: w }} path={path} lang={language.asked ? language.lang : null} />
 
         <section aria-labelledby="pp-date">
           <h2 id="pp-date">{w.p.onDate}</h2>
@@ -390,9 +338,4 @@ function codeOptions(codes: string[]): string {
   const key = codes.join();
   if (options.codes !== key) options = { codes: key, html: html`${codes.map((c) => html`<option value="${c}"></option>`)}`.value };
   return options.html;
-}
-
-/** An amount for a number input: at most 6 decimals, no exponent. */
-function round6(n: number): string {
-  return String(Math.round(n * 1e6) / 1e6);
 }

@@ -82,10 +82,14 @@ type Line = { amount: number; direction: Direction; currency: string; unit: Unit
 
 /** The purity, or for another metal its name with its fineness, in the template's placeholders. */
 function what(o: Line, w: Words): Record<string, string> {
-  const p = o.purity ?? (o.metal && o.metal !== 'gold' ? PURE : '24k');
-  if (!o.metal || o.metal === 'gold') return { karat: purityLabel(p, w.t, o.locale) };
-  const name = metalName(o.metal, w.t);
-  return { metal: p === PURE ? name : `${name} (${purityLabel(p, w.t, o.locale)})` };
+  return purityWords(o.metal ?? 'gold', o.purity ?? (o.metal && o.metal !== 'gold' ? PURE : '24k'), w.t, o.locale);
+}
+
+/** The placeholders of the metal-value templates (`meltOf`, `meltOfMetal`, …): gold's `karat`, another metal's name and fineness. */
+export function purityWords(metal: MetalId, purity: string, t: Strings, locale: string): Record<string, string> {
+  if (metal === 'gold') return { karat: purityLabel(purity, t, locale) };
+  const name = metalName(metal, t);
+  return { metal: purity === PURE ? name : `${name} (${purityLabel(purity, t, locale)})` };
 }
 
 /** The result line, in words, for the server render and the script alike: the metal value, never a price of an item. */

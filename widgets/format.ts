@@ -59,6 +59,11 @@ export function number(value: number, locale: string, decimals = 2): string {
   return numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
+/** A number with at most `decimals` decimals, trailing zeros left out ("12", "8.0781"): a weight as it was asked. */
+export function upTo(value: number, locale: string, decimals: number): string {
+  return numberFormat(locale, { maximumFractionDigits: decimals }).format(value);
+}
+
 /** A share as a percentage with one decimal, unsigned ("91.7%"): a karat's purity. */
 export function share(value: number, locale: string): string {
   return numberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
@@ -68,6 +73,11 @@ export function percent(value: number, locale: string): string {
   return numberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     value / 100,
   );
+}
+
+/** A percentage with two decimals and no sign ("12.43%"), for words that say above or below. */
+export function unsignedPercent(value: number, locale: string): string {
+  return numberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(value) / 100);
 }
 
 /** "12 seconds ago", "5 minutes ago", in the locale's words. */

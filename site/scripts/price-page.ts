@@ -1,18 +1,16 @@
 import type { PriceEvent } from '../../lib/schemas/stream';
 import type { Spot } from '../../lib/schemas/spot';
-import { purity } from '../../lib/reference/karats';
-import { exactPriceIn } from '../../lib/prices/price-in';
 import type { Unit } from '../../lib/reference/units';
-import { money, number, unitWord } from '../../widgets/format';
 import { follow, pollOnly } from '../../widgets/scripts/live';
 import { poll } from '../../widgets/scripts/shared';
 import { figuresOfEvent, figuresOfSpot, headlineChars, isLive, textsOf, valuesOf, type Figures } from '../price-figures';
 import type { PageConfig } from '../price-page';
+import { mountWorth } from './price-value';
 
 // A price page's behaviour (decisions §27): every figure follows the price stream (one per page, shared with any
 // other frame of ours on it, widgets/scripts/live.ts), or spot polled when the stream cannot be had; the stream is
-// taken up again when the page comes back from the back/forward cache; the converter converts as you type, both
-// ways, at the live price. The chart is a module of its own (it mounts on #chart).
+// taken up again when the page comes back from the back/forward cache; what metal is worth follows it too, and its
+// forms answer as you type. The chart is a module of its own (it mounts on #chart).
 
 const SPOT_EVERY_S = 30; // spot's cache time
 
@@ -37,6 +35,8 @@ let shown = figures ? keyOf(figures) : '';
  * browser's number data, tens of milliseconds of a phone's main thread, for the words the server wrote already.
  */
 function show(f: Figures, force = false) {
+  // A metal value can move when no figure's words do (a kilogram's value by a cent, its gram's price by less than 0.0001).
+  worth?.price(config.usdOz, f.fxRate);
   const key = keyOf(f);
   if (!force && key === shown) return;
   shown = key;
@@ -57,52 +57,10 @@ function show(f: Figures, force = false) {
   headline?.style.setProperty('--chars', String(headlineChars(texts.price)));
   // The chart draws its 1D line at the rate spot uses now.
   if (chart && f.fxRate !== null) chart.dataset.fxRate = String(f.fxRate);
-  convert();
 }
 
-// The converter: a weight (at a karat, for gold) ↔ money, at the live price.
-const input = (id: string) => document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
-const [weightIn, unitIn, karatIn, moneyIn] = ['cv-w', 'cv-wu', 'cv-k', 'cv-m'].map(input);
-let from: 'weight' | 'money' = 'weight';
-
-/** One unit of the converter's weight, at its karat, in the page's currency; null without a price. */
-function onePrice(): number | null {
-  const f = figures;
-  if (!f || f.fxRate === null || config.usdOz === null) return null;
-  return exactPriceIn(config.usdOz, f.fxRate, unitIn!.value as Unit, purity(karatIn ? Number(karatIn.value) : 24));
-}
-
-function convert() {
-  if (!weightIn || !moneyIn) return;
-  const one = onePrice();
-  const out = document.querySelector<HTMLElement>('[data-f="conv"]');
-  if (one === null) {
-    if (out) out.textContent = words.t.noConversion;
-    return;
-  }
-  const w = from === 'weight' ? Number(weightIn.value) : Number(moneyIn.value) / one;
-  const m = from === 'weight' ? Number(weightIn.value) * one : Number(moneyIn.value);
-  if (!Number.isFinite(w) || !Number.isFinite(m) || w < 0 || m < 0) return;
-  if (from === 'weight') moneyIn.value = String(Math.round(m * 100) / 100);
-  else weightIn.value = String(Math.round(w * 1e6) / 1e6);
-  if (out) {
-    out.textContent = `${number(w, config.locale, 4)} ${unitWord(words.t, unitIn!.value as Unit, 'abbr')} = ${money(m, config.currency, config.locale)}`;
-    out.dataset.v = String(m);
-  }
-}
-
-weightIn?.addEventListener('input', () => ((from = 'weight'), convert()));
-moneyIn?.addEventListener('input', () => ((from = 'money'), convert()));
-unitIn?.addEventListener('change', convert);
-karatIn?.addEventListener('change', convert);
-document.getElementById('converter')?.addEventListener('submit', (e) => {
-  e.preventDefault();
-  convert();
-});
-// A form the browser restored (Back, a reload) may hold other choices than the server answered for: answered anew.
-const restored = (el: HTMLInputElement | HTMLSelectElement | null) =>
-  el instanceof HTMLSelectElement ? el.selectedIndex >= 0 && !el.options[el.selectedIndex].defaultSelected : !!el && el.value !== el.defaultValue;
-if ([weightIn, unitIn, karatIn, moneyIn].some(restored)) convert();
+// "What your metal is worth": its values follow the price, its forms answer as you type (./price-value.ts).
+const worth = mountWorth(config);
 
 function onEvent(e: PriceEvent) {
   if (!figures) {

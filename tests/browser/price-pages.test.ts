@@ -13,9 +13,9 @@ import { marketClockAt, OPEN_DAY } from '../support/market';
 import { realChartHandler } from '../support/yahoo';
 
 // The price pages in real Chromium (decisions §27): a new upstream price shows without a reload, through one stream
-// per page, and again after Back; the converter converts both ways as you type; `?date=` shows that day's value; the
-// German and Arabic pages (right to left) render without console errors, and axe finds no serious violation; the
-// chart mounts when scrolled to and draws each range's series (its details: price-chart.test.ts).
+// per page, and again after Back; what your metal is worth (§31) answers as you type and when sent; `?date=` shows that
+// day's value; the German and Arabic pages (right to left) render without console errors, and axe finds no serious
+// violation; the chart mounts when scrolled to and draws each range's series (its details: price-chart.test.ts).
 
 const gold = fixture(PRIMARY_FIXTURE.XAU);
 const CRON_SECRET = 'price-pages-cron';
@@ -91,6 +91,8 @@ describe('live', () => {
       expect(spot.xau.price).toBe(price);
       expect(await value(page, 'm-gold')).toBe(price);
       expect(await value(page, 'k-22k')).toBe(spot.karats['22k']);
+      // What metal is worth follows too: a kilogram's value is /api/v1/value's at the new price.
+      expect(await value(page, 'q-1-kg')).toBe((await app.json('/api/v1/value?weight=1&unit=kg')).body.melt_value);
       // Each price here is higher than the last: the session's high is the new price, as spot's own bar says.
       expect(await value(page, 'high')).toBe(spot.change.high);
       expect(await value(page, 'change')).toBe(spot.change.change);
@@ -185,8 +187,8 @@ describe('times', () => {
   });
 });
 
-describe('a date and the converter', () => {
-  it('?date= shows that day’s value of the spot bars; the converter converts a weight to money and money to a weight', async () => {
+describe('a date, and what your metal is worth', () => {
+  it('?date= shows that day’s value of the spot bars; the date form goes to the page for another', async () => {
     const page = await newPage();
     await page.goto(`${app.url}/gold/eur/gram?date=2026-04-15`);
     const history = (await app.json('/api/v1/history?series=spot&symbol=xau&currency=EUR&unit=gram&date=2026-04-15')).body;
@@ -197,15 +199,50 @@ describe('a date and the converter', () => {
     await Promise.all([page.waitForURL(/date=2026-04-16/), page.click('form:has(#pp-date-in) button')]);
     expect(page.url()).toContain('/gold/eur/gram?date=2026-04-16');
 
+    await page.close();
+  });
+
+  it('what your metal is worth: each form answers as you type and, sent, from the server, with /api/v1/value’s figures', async () => {
+    const page = await newPage();
+    const seen = watch(page);
+    await page.goto(`${app.url}/gold/eur/gram`);
+    const worth = () => page.getAttribute('[data-f="worth"]', 'data-v').then(Number);
+    const value = async (q: string) => (await app.json(`/api/v1/value?currency=EUR&${q}`)).body;
+    // 12 g of 14k with a quote 10 % over value's own figure: above it, in value's percent.
+    const base = (await value('weight=12&unit=gram&karat=14')).melt_value;
+    const quote = Math.round(base * 1.1);
+    await page.fill('#wv-w', '12');
+    await page.selectOption('#wv-u', 'gram');
+    await page.selectOption('#wv-p', '14k');
+    await page.fill('#wv-q', String(quote));
+    const asked = await value(`weight=12&unit=gram&karat=14&quote=${quote}`);
+    await expect.poll(worth).toBe(asked.melt_value);
+    expect(Number(await page.getAttribute('[data-f="worth-quote"]', 'data-v'))).toBe(asked.quote.premium_pct);
+    expect(await page.textContent('[data-f="worth-quote"]')).toContain('above the metal’s value');
+    // Sent, the server answers the same at a URL that says what was asked, opened on the answer.
+    await Promise.all([page.waitForURL(/weight=12/), page.click('#worth-weight button')]);
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({ weight: '12', unit: 'gram', fineness: '14k', quote: String(quote) });
+    expect(url.hash).toBe('#worth-answer');
+    expect(await worth()).toBe(asked.melt_value);
+    expect(await page.textContent('[data-f="worth"]')).toMatch(/^Metal value of 12 g of 14k gold: €[\d,]+\.\d\d$/);
+
+    // Two Krugerrands, as you type.
+    await page.selectOption('#wc-i', 'krugerrand');
+    await page.fill('#wc-n', '2');
+    await expect.poll(worth).toBe((await value('item=krugerrand&qty=2')).melt_value);
+    expect(await page.textContent('[data-f="worth"]')).toMatch(/^Metal value of 2 × Krugerrand \(1 oz\): €/);
+    // A count that is not whole is said, not valued.
+    await page.fill('#wc-n', '1.5');
+    await expect.poll(() => page.textContent('[data-f="worth"]')).toBe('Enter a whole number of coins from 1 to 1,000,000.');
+    // What €1,000 buys at 22k, in troy ounces.
     const spot = (await app.json('/api/v1/spot?currency=EUR&unit=oz&compact=1')).body;
-    const one = spot.spot_usd_oz * spot.fx_rate * (22 / 24);
-    await page.selectOption('#cv-wu', 'oz');
-    await page.selectOption('#cv-k', '22');
-    await page.fill('#cv-w', '2');
-    await expect.poll(async () => Number(await page.inputValue('#cv-m'))).toBe(Math.round(2 * one * 100) / 100);
-    await page.fill('#cv-m', '1000');
-    await expect.poll(async () => Number(await page.inputValue('#cv-w'))).toBe(Math.round((1000 / one) * 1e6) / 1e6);
-    expect(await page.textContent('[data-f="conv"]')).toContain('€1,000.00');
+    await page.selectOption('#wm-u', 'oz');
+    await page.selectOption('#wm-p', '22k');
+    await page.fill('#wm-m', '1000');
+    await expect.poll(async () => (await worth()) * spot.spot_usd_oz * spot.fx_rate * (22 / 24)).toBeCloseTo(1000, 6);
+    expect(await page.textContent('[data-f="worth"]')).toMatch(/^€1,000\.00 is the metal value of [\d.]+ troy oz of 22k gold$/);
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_STRINGS } from '@/widgets/i18n';
+import { PAGE_STRINGS, STRINGS } from '@/widgets/i18n';
 import { App } from '../../support/app';
 import { dataDirWithBars } from '../../support/bars';
 import { sleep } from '../../support/expect';
@@ -279,14 +279,128 @@ describe('every figure is the API’s answer (decisions §27)', () => {
     expect(utf8(old)).toContain(`data-series="futures" data-d="${futures.body.points[0].d}" data-v="${futures.body.points[0].c}"`);
     expect(utf8(old)).toContain('COMEX futures (not spot)');
   });
+});
 
-  it('the converter answers a form sent without script, both ways', async () => {
+describe('what your metal is worth (decisions §31): the forms sent without script, every value /api/v1/value’s', () => {
+  /** The words a marked element shows. */
+  const said = (html: string, name: string) => {
+    const m = new RegExp(`data-f="${name}"[^>]*>([^<]*)<`).exec(html);
+    if (!m) throw new Error(`no ${name}`);
+    return m[1].replace(/&amp;/g, '&');
+  };
+  /** The page answering a form, and value answering the same query, for the same price. */
+  async function both(page: string, value: string) {
+    const [res, v] = await Promise.all([raw(app, page), app.json(`/api/v1/value?${value}`)]);
+    expect(res.status, page).toBe(200);
+    expect(v.status, value).toBe(200);
+    return { html: utf8(res), v: v.body };
+  }
+
+  it('a karat weight with a quote above, and coins with a count and a quote below: value’s figures, said in words', async () => {
+    // A quote 10 % over value's own figure is above it; one half of it, below, whatever the fixtures' price.
+    const base = (await app.json('/api/v1/value?weight=12&unit=gram&karat=14&currency=EUR')).body.melt_value;
+    const high = Math.round(base * 1.1);
+    const chain = await both(
+      `/gold/eur/gram?weight=12&unit=gram&fineness=14k&quote=${high}`,
+      `weight=12&unit=gram&karat=14&currency=EUR&quote=${high}`,
+    );
+    expect(figure(chain.html, 'worth')).toBe(chain.v.melt_value);
+    expect(figure(chain.html, 'worth-quote')).toBe(chain.v.quote.premium_pct);
+    expect(chain.v.quote.premium).toBeGreaterThan(0);
+    const euros = (n: number, dp = 2) => `€${n.toLocaleString('en', { minimumFractionDigits: dp, maximumFractionDigits: dp })}`;
+    expect(said(chain.html, 'worth')).toBe(`Metal value of 12 g of 14k gold: ${euros(chain.v.melt_value)}`);
+    expect(said(chain.html, 'worth-quote')).toBe(
+      `The price you were quoted, ${euros(high)}, is ${chain.v.quote.premium_pct.toFixed(2)}% above the metal’s value (${euros(chain.v.quote.premium)} more).`,
+    );
+    expect(said(chain.html, 'worth-fine')).toBe(
+      `Fine metal: ${chain.v.fine_weight.g.toFixed(4)} g (${chain.v.fine_weight.oz.toFixed(6)} troy oz), at a spot price of ${euros(chain.v.price.value, 4)} per gram.`,
+    );
+    // The converter's older names are the same question.
+    expect(figure(utf8(await raw(app, '/gold/eur/gram?w=12&wu=gram&k=14')), 'worth')).toBe(chain.v.melt_value);
+
+    const one = (await app.json('/api/v1/value?item=sovereign&currency=EUR')).body.melt_value;
+    const low = Math.round(one * 3 * 0.5);
+    const coins = await both(`/gold/eur/gram?item=sovereign&qty=3&quote=${low}`, `item=sovereign&qty=3&currency=EUR&unit=gram&quote=${low}`);
+    expect(figure(coins.html, 'worth')).toBe(coins.v.melt_value);
+    expect(figure(coins.html, 'worth-quote')).toBe(coins.v.quote.premium_pct);
+    expect(said(coins.html, 'worth')).toBe(`Metal value of 3 × Sovereign: ${euros(coins.v.melt_value)}`);
+    expect(said(coins.html, 'worth-quote')).toMatch(/^The price you were quoted, .*, is [\d.]+% below the metal’s value \(€[\d,.]+ less\)\.$/);
+    // The page's words say what this is not.
+    expect(coins.html).toContain(
+      'not a shop’s price: dealers and jewellers sell above it and buy below it; making charges and taxes are not included.',
+    );
+  });
+
+  it('a fineness weight in a local unit (silver in tola, gold in lượng), in German too; money → weight stays', async () => {
+    const tola = await both('/silver/inr/tola?weight=3&unit=tola&fineness=925', 'metal=silver&weight=3&unit=tola&fineness=925&currency=INR');
+    expect(figure(tola.html, 'worth')).toBe(tola.v.melt_value);
+    expect(said(tola.html, 'worth')).toMatch(/^Metal value of 3 tola of Silver \(925\): ₹[\d,]+\.\d\d$/);
+    const luong = await both('/gold/vnd/luong?weight=2&unit=luong&fineness=999.9&lang=de', 'weight=2&unit=luong&fineness=999.9&currency=VND');
+    expect(figure(luong.html, 'worth')).toBe(luong.v.melt_value);
+    expect(said(luong.html, 'worth')).toMatch(new RegExp(`^Metallwert von 2 ${STRINGS.de.abbrLuong} Gold \\(999,9\\): [\\d.]+,\\d\\d\\s₫$`));
+    expect(luong.html).toContain(PAGE_STRINGS.de.worthTitle);
+    // What an amount buys: the weight whose metal value it is, at 22k.
     const spot = (await app.json('/api/v1/spot?currency=EUR&unit=oz&compact=1')).body;
-    const one = spot.spot_usd_oz * spot.fx_rate * (22 / 24);
-    const money = figure(utf8(await raw(app, '/gold/eur/gram?w=2&wu=oz&k=22')), 'conv')!;
-    expect(money / (2 * one)).toBeCloseTo(1, 9);
-    const html = utf8(await raw(app, '/gold/eur/gram?m=1000&wu=oz&k=22'));
-    expect(html).toMatch(new RegExp(`id="cv-w"[^>]*name="w" value="${String(Math.round((1000 / one) * 1e6) / 1e6).replace('.', '\\.')}"`));
+    const html = utf8(await raw(app, '/gold/eur/gram?money=1000&unit=oz&fineness=22k'));
+    expect(figure(html, 'worth')! * spot.spot_usd_oz * spot.fx_rate * (22 / 24)).toBeCloseTo(1000, 6);
+    expect(said(html, 'worth')).toMatch(/^€1,000\.00 is the metal value of [\d.]+ troy oz of 22k gold$/);
+    expect(figure(utf8(await raw(app, '/gold/eur/gram?m=1000&wu=oz&k=22')), 'worth')).toBe(figure(html, 'worth'));
+  });
+
+  it('bad input is answered in words on the page (200), never echoed', async () => {
+    for (const [query, text] of [
+      ['weight=-1', 'Enter a weight above 0, at most 1,000,000,000.'],
+      ['weight=%3Cscript%3Ealert(1)%3C/script%3E', 'Enter a weight above 0, at most 1,000,000,000.'],
+      ['item=doubloon', 'Choose a coin from the list.'],
+      ['item=krugerrand&qty=1.5', 'Enter a whole number of coins from 1 to 1,000,000.'],
+      [
+        'weight=1&fineness=1200',
+        'Choose a purity from the list, or give a fineness as a fraction up to 1 (0.925) or in parts per thousand up to 1000 (925).',
+      ],
+      ['weight=1&item=krugerrand', 'Ask one thing at a time: a weight, coins or an amount of money.'],
+    ]) {
+      const res = await raw(app, `/gold/eur/gram?${query}`);
+      expect(res.status, query).toBe(200);
+      const html = utf8(res);
+      expect(said(html, 'worth'), query).toBe(text);
+      expect(html, query).not.toContain('alert(1)');
+      expect(html, query).not.toContain('doubloon');
+    }
+  });
+
+  it('the quantity table and the coins’ values are value’s; gold and silver pages list their coins, platinum none', async () => {
+    for (const [metal, currency, unit] of [
+      ['gold', 'eur', 'gram'],
+      ['silver', 'inr', 'tola'],
+      ['platinum', 'usd', 'oz'],
+    ] as const) {
+      const html = utf8(await raw(app, `/${metal}/${currency}/${unit}`));
+      const rows = figures(html).filter((f) => f.name.startsWith('q-'));
+      const local = unit === 'tola' ? ['q-1-tola', 'q-5-tola', 'q-10-tola'] : [];
+      expect(rows.map((r) => r.name)).toEqual(['q-1-gram', 'q-8-gram', 'q-10-gram', 'q-100-gram', 'q-1-oz', 'q-1-kg', ...local]);
+      for (const r of rows) {
+        const [, weight, u] = r.name.split('-');
+        const v = (await app.json(`/api/v1/value?metal=${metal}&weight=${weight}&unit=${u}&currency=${currency.toUpperCase()}`)).body;
+        expect(r.v, `${metal} ${r.name}`).toBe(v.melt_value);
+      }
+      const coins = figures(html).filter((f) => f.name.startsWith('coin-'));
+      const listed = ((await app.json('/api/v1/items')).body.items as { id: string; metal: string }[]).filter((i) => i.metal === metal);
+      expect(coins.map((c) => c.name)).toEqual(listed.map((i) => `coin-${i.id}`));
+      expect(coins.length > 0).toBe(metal !== 'platinum');
+      for (const c of coins) {
+        const v = (await app.json(`/api/v1/value?item=${c.name.slice(5)}&currency=${currency.toUpperCase()}`)).body;
+        expect(c.v, `${metal} ${c.name}`).toBe(v.melt_value);
+      }
+    }
+  });
+
+  it('the form’s answer is part of the page’s validators: another question, another ETag; the same one, 304', async () => {
+    const a = await raw(app, '/gold/eur/gram?weight=2&fineness=18k');
+    const b = await raw(app, '/gold/eur/gram?weight=3&fineness=18k');
+    expect(a.headers.etag).not.toBe(b.headers.etag);
+    expect(a.headers['cache-control']).toBe('public, max-age=30');
+    const held = await raw(app, '/gold/eur/gram?weight=2&fineness=18k', { 'if-none-match': String(a.headers.etag) });
+    expect(held.status).toBe(304);
   });
 });
 
