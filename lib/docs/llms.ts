@@ -57,7 +57,10 @@ export function llmsText(origin: string): string {
     '',
     `- [Gold in euros per gram](${origin}/gold/eur/gram): the pages for people, at \`/{metal}/{currency}/{unit}\` (gold, silver, platinum or palladium; any currency spot accepts, in lower case; a unit as spot), ` +
       "server-rendered and readable without scripts: the price exactly as spot serves it with its freshness and time, the day change and previous close, the session's high and low, gold's bid and ask, " +
-      'the market hours, the four metals and gold by karat in the same currency and unit, a converter, and a chart from 1 day to the monthly averages since 1960 that names the series each range draws; ' +
+      'the market hours, the four metals and gold by karat in the same currency and unit, a chart from 1 day to the monthly averages since 1960 that names the series each range draws, ' +
+      "and what your metal is worth: a weight in any unit at a karat or fineness, or a bullion coin with a count, valued as `/api/v1/value` values it (its metal value, not a shop's price), " +
+      "an optional quoted price compared with it in words, what an amount of money buys, the metal value of 1 g to 1 kg (and of the page's local unit) and, on gold and silver pages, of each coin; " +
+      "the form takes value's parameters (`weight`, `unit`, `karat` or `fineness`, `item`, `qty`, `quote`) and `money`, and works without scripts; " +
       "the figures follow the price stream. `/` and `/{metal}` answer in the visitor's currency and unit. `?lang=` picks the language (en, de, fr, es, it, pt, tr, ar, hi, zh, ja), " +
       '`?range=` the range the chart opens on (1d, 5d, 1m, 6m, 1y, 5y, 10y, max), `?date=YYYY-MM-DD` the value on that day (the last point on or before it, naming its series) and the change since. ' +
       `The developer home is [${origin}/developers](${origin}/developers).`,

@@ -39,9 +39,10 @@ export default function Docs({ origin }: OriginProps) {
           /{'{metal}'}/{'{currency}'}/{'{unit}'}
         </code>{' '}
         (for example <a href="/gold/eur/gram">/gold/eur/gram</a>, <a href="/silver/usd/oz">/silver/usd/oz</a>) show the price as spot serves it with
-        its freshness, the day change, the session, the four metals and gold by karat, a converter and a chart, server-rendered and live.{' '}
-        <code>?lang=</code> picks one of eleven languages, <code>?range=</code> the chart&apos;s range (<code>1d</code> … <code>max</code>) and{' '}
-        <code>?date=YYYY-MM-DD</code> the value on a day and the change since.
+        its freshness, the day change, the session, the four metals and gold by karat, a chart and what your metal is worth (a weight at a purity or a
+        bullion coin, valued as <code>/api/v1/value</code> values it), server-rendered and live. <code>?lang=</code> picks one of eleven languages,{' '}
+        <code>?range=</code> the chart&apos;s range (<code>1d</code> … <code>max</code>) and <code>?date=YYYY-MM-DD</code> the value on a day and the
+        change since.
       </p>
 
       <h2 id="first">First request</h2>
