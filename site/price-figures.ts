@@ -7,6 +7,7 @@ import type { Spot } from '../lib/schemas/spot';
 import type { PriceEvent } from '../lib/schemas/stream';
 import { ago, fill, money, percent, priceDecimals, signedMoney } from '../widgets/format';
 import type { PageStrings, Strings } from '../widgets/i18n';
+import { whyItMoved, type ChangeParts } from './price-split';
 
 // The figures of a price page (decisions §27) and their words: the server renders them from a spot answer, the
 // page's script (site/scripts/price-page.ts) from each price event, through the same two functions, so both write
@@ -26,6 +27,8 @@ export interface Figures {
   state: DataState;
   /** Since the previous close (spot's `change`, `silver_change`, …); null while no earlier bar exists. */
   change: { change: number; pct: number; previousClose: number | null; previousCloseDate: string | null } | null;
+  /** That change split into the metal's move and the currency's (spot's `from_metal`, `from_currency`); null when not told apart. */
+  parts: ChangeParts | null;
   /** The current session's high and low, where known. */
   high: number | null;
   low: number | null;
@@ -80,6 +83,7 @@ export function figuresOfSpot(spot: Spot, metal: MetalId, unit: Unit): Figures {
     price: metal === 'gold' ? spot.xau.price : inUnit(usd(metal), rate, unit),
     state: spot.groups?.[metal] ?? spot.data_state,
     change: ok ? { change: c.change!, pct: c.change_pct!, previousClose: c.previous_close, previousCloseDate: c.previous_close_date } : null,
+    parts: ok && c.from_metal && c.from_currency ? { metal: c.from_metal, currency: c.from_currency } : null,
     high: c?.high ?? null,
     low: c?.low ?? null,
     metals: Object.fromEntries(
@@ -127,6 +131,7 @@ export function figuresOfEvent(e: PriceEvent, before: Figures): Figures {
             previousClose: sameClose ? (before.change?.previousClose ?? null) : null,
             previousCloseDate: own.previous_close_date,
           },
+    parts: own.change !== null && pct !== null && own.from_metal && own.from_currency ? { metal: own.from_metal, currency: own.from_currency } : null,
     high: fold(before.high, Math.max),
     low: fold(before.low, Math.min),
     metals: Object.fromEntries(METALS.map((m) => [m.id, { price: priceOf(m.id), pct: e.change_pct[m.id] }])) as Figures['metals'],
@@ -202,6 +207,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
     out.change = w.p.noChange;
     out['change-dir'] = 'flat';
   }
+  out.why = whyItMoved({ currency, metalName: w.t[f.metal], changeKnown: f.change !== null, parts: f.parts }, w.p, loc);
   out['prev-label'] = fill(w.p.previousClose, { date: f.change?.previousCloseDate ? day(f.change.previousCloseDate, loc) : '—' });
   out.prev = cash(f.change?.previousClose ?? null);
   out.high = cash(f.high);
@@ -265,6 +271,9 @@ export function valuesOf(f: Figures): Record<string, number | null> {
     price: f.price,
     change: f.change?.change ?? null,
     'change-pct': f.change?.pct ?? null,
+    // The split's two percents: the metal's on the element (`data-v`), the currency's beside it (`data-fx`).
+    why: f.parts?.metal.pct ?? null,
+    'why-fx': f.parts?.currency.pct ?? null,
     prev: f.change?.previousClose ?? null,
     high: f.high,
     low: f.low,

@@ -106,6 +106,9 @@ export function PricePage(props: PricePageProps & { range: string }) {
               {texts.change ?? w.p.noChange}
             </span>
           </p>
+          <p data-f="why" data-v={values.why ?? ''} data-fx={values['why-fx'] ?? ''} className="muted pp-why">
+            {texts.why}
+          </p>
           <dl className="pp-facts">
             <div>
               <dt data-f="prev-label">{texts['prev-label'] ?? fill(w.p.previousClose, { date: '—' })}</dt>

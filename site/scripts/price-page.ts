@@ -52,6 +52,8 @@ function show(f: Figures, force = false) {
     el.className = texts['change-dir'];
     el.dataset.pct = values['change-pct'] === null ? '' : String(values['change-pct']);
   }
+  // The day change's split, in words beside it: the currency's part beside the metal's `data-v`.
+  for (const el of marked('why')) el.dataset.fx = values['why-fx'] === null ? '' : String(values['why-fx']);
   for (const el of marked('state')) el.className = isLive(f) ? 'pill' : 'badge';
   // The headline's size follows its length (site/globals.css); its line's height does not, so nothing moves.
   headline?.style.setProperty('--chars', String(headlineChars(texts.price)));

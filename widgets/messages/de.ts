@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Datum',
   dateValue: '{price} am {date} ({series})',
   sinceThen: '{change} ({pct}) von damals bis heute',
+  whyFall: '{metal}: {metalPct} in US-Dollar, {fxPct}, weil die Währung {currency} gegenüber dem Dollar gefallen ist',
+  whyRise: '{metal}: {metalPct} in US-Dollar, {fxPct}, weil die Währung {currency} gegenüber dem Dollar gestiegen ist',
+  whyFlat: '{metal}: {metalPct} in US-Dollar; die Währung {currency} ist gegenüber dem Dollar unverändert',
+  whyUnknown:
+    'Wie viel davon die eigene Bewegung des Metalls ist und wie viel die der Währung {currency}, ist nicht bekannt: Beim letzten Schlusskurs wurde kein Wechselkurs aufgezeichnet, oder jetzt ist keiner aktuell.',
   noDate: 'Kein Wert am oder vor dem {date}.',
   money: 'Geld',
   skip: 'Zum Inhalt springen',

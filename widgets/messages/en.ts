@@ -166,6 +166,11 @@ export const page = {
   date: 'Date',
   dateValue: '{price} on {date} ({series})',
   sinceThen: '{change} ({pct}) from then to now',
+  whyFall: '{metal}: {metalPct} in US dollars, {fxPct} from the {currency}’s fall against the dollar',
+  whyRise: '{metal}: {metalPct} in US dollars, {fxPct} from the {currency}’s rise against the dollar',
+  whyFlat: '{metal}: {metalPct} in US dollars; the {currency} unchanged against the dollar',
+  whyUnknown:
+    'How much of it is the metal’s own move and how much the {currency}’s is not known: no exchange rate was recorded at the previous close, or none is live now.',
   noDate: 'No value on or before {date}.',
   money: 'Money',
   skip: 'Skip to content',

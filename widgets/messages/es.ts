@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Fecha',
   dateValue: '{price} el {date} ({series})',
   sinceThen: '{change} ({pct}) desde entonces hasta hoy',
+  whyFall: '{metal}: {metalPct} en dólares estadounidenses, {fxPct} por la caída de la moneda {currency} frente al dólar',
+  whyRise: '{metal}: {metalPct} en dólares estadounidenses, {fxPct} por la subida de la moneda {currency} frente al dólar',
+  whyFlat: '{metal}: {metalPct} en dólares estadounidenses; la moneda {currency}, sin cambios frente al dólar',
+  whyUnknown:
+    'No se sabe qué parte es el movimiento propio del metal y qué parte el de la moneda {currency}: no se registró el tipo de cambio en el cierre anterior, o ahora no hay uno actualizado.',
   noDate: 'No hay valor el {date} ni antes.',
   money: 'Dinero',
   skip: 'Saltar al contenido',

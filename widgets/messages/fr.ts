@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Date',
   dateValue: '{price} le {date} ({series})',
   sinceThen: '{change} ({pct}) de cette date à aujourd’hui',
+  whyFall: '{metal} : {metalPct} en dollars américains, {fxPct} dus à la baisse de la devise {currency} face au dollar',
+  whyRise: '{metal} : {metalPct} en dollars américains, {fxPct} dus à la hausse de la devise {currency} face au dollar',
+  whyFlat: '{metal} : {metalPct} en dollars américains ; la devise {currency} est inchangée face au dollar',
+  whyUnknown:
+    'La part du mouvement propre du métal et celle de la devise {currency} ne sont pas connues : aucun taux de change n’a été enregistré à la clôture précédente, ou aucun n’est à jour maintenant.',
   noDate: 'Aucune valeur le {date} ou avant.',
   money: 'Argent',
   skip: 'Aller au contenu',

@@ -162,6 +162,11 @@ export const page: PageStrings = {
   date: 'तारीख',
   dateValue: '{date} को {price} ({series})',
   sinceThen: 'तब से अब तक {change} ({pct})',
+  whyFall: '{metal}: अमेरिकी डॉलर में {metalPct}, और {fxPct} डॉलर के मुक़ाबले मुद्रा ({currency}) के गिरने से',
+  whyRise: '{metal}: अमेरिकी डॉलर में {metalPct}, और {fxPct} डॉलर के मुक़ाबले मुद्रा ({currency}) के चढ़ने से',
+  whyFlat: '{metal}: अमेरिकी डॉलर में {metalPct}; डॉलर के मुक़ाबले मुद्रा ({currency}) में कोई बदलाव नहीं',
+  whyUnknown:
+    'इसमें कितना धातु का अपना उतार-चढ़ाव है और कितना मुद्रा ({currency}) का, यह ज्ञात नहीं: पिछले क्लोज़ पर कोई विनिमय दर दर्ज नहीं हुई, या अभी कोई ताज़ा दर नहीं है।',
   noDate: '{date} या उससे पहले कोई मान नहीं।',
   money: 'पैसा',
   skip: 'सामग्री पर जाएँ',

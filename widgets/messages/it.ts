@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Data',
   dateValue: '{price} il {date} ({series})',
   sinceThen: '{change} ({pct}) da allora a oggi',
+  whyFall: '{metal}: {metalPct} in dollari USA, {fxPct} per il calo della valuta {currency} rispetto al dollaro',
+  whyRise: '{metal}: {metalPct} in dollari USA, {fxPct} per il rialzo della valuta {currency} rispetto al dollaro',
+  whyFlat: '{metal}: {metalPct} in dollari USA; la valuta {currency} è invariata rispetto al dollaro',
+  whyUnknown:
+    'Non si sa quanta parte sia il movimento proprio del metallo e quanta quello della valuta {currency}: alla chiusura precedente non è stato registrato alcun tasso di cambio, oppure ora nessuno è aggiornato.',
   noDate: 'Nessun valore il {date} o prima.',
   money: 'Denaro',
   skip: 'Vai al contenuto',

@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: '日付',
   dateValue: '{date}：{price}（{series}）',
   sinceThen: 'その日から現在まで {change}（{pct}）',
+  whyFall: '{metal}：米ドル建てで {metalPct}、{currency}の対ドル下落で {fxPct}',
+  whyRise: '{metal}：米ドル建てで {metalPct}、{currency}の対ドル上昇で {fxPct}',
+  whyFlat: '{metal}：米ドル建てで {metalPct}、{currency}は対ドルで変わらず',
+  whyUnknown:
+    'このうち金属自体の値動きと{currency}の値動きがそれぞれどれだけかは分かりません：前回の終値時に為替レートが記録されていないか、現在最新のレートがありません。',
   noDate: '{date}以前の値はありません。',
   money: '金額',
   skip: '本文へ移動',

@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Data',
   dateValue: '{price} em {date} ({series})',
   sinceThen: '{change} ({pct}) de então até hoje',
+  whyFall: '{metal}: {metalPct} em dólares americanos, {fxPct} pela queda da moeda {currency} face ao dólar',
+  whyRise: '{metal}: {metalPct} em dólares americanos, {fxPct} pela subida da moeda {currency} face ao dólar',
+  whyFlat: '{metal}: {metalPct} em dólares americanos; a moeda {currency} ficou inalterada face ao dólar',
+  whyUnknown:
+    'Não se sabe quanto disto é o movimento próprio do metal e quanto é o da moeda {currency}: não foi registada taxa de câmbio no fecho anterior, ou nenhuma está atualizada agora.',
   noDate: 'Sem valor em {date} ou antes.',
   money: 'Dinheiro',
   skip: 'Ir para o conteúdo',

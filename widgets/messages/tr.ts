@@ -164,6 +164,11 @@ export const page: PageStrings = {
   date: 'Tarih',
   dateValue: '{date} tarihinde {price} ({series})',
   sinceThen: 'O günden bugüne {change} ({pct})',
+  whyFall: '{metal}: ABD doları cinsinden {metalPct}; {fxPct} {currency} para biriminin dolar karşısında değer kaybetmesinden',
+  whyRise: '{metal}: ABD doları cinsinden {metalPct}; {fxPct} {currency} para biriminin dolar karşısında değer kazanmasından',
+  whyFlat: '{metal}: ABD doları cinsinden {metalPct}; {currency} para birimi dolar karşısında değişmedi',
+  whyUnknown:
+    'Bunun ne kadarının metalin kendi hareketi, ne kadarının {currency} para biriminin hareketi olduğu bilinmiyor: önceki kapanışta döviz kuru kaydedilmedi ya da şu anda güncel bir kur yok.',
   noDate: '{date} veya öncesinde değer yok.',
   money: 'Para',
   skip: 'İçeriğe geç',

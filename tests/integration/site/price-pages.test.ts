@@ -404,6 +404,39 @@ describe('what your metal is worth (decisions §31): the forms sent without scri
   });
 });
 
+describe('why the price moved, how it did over each window, and the years (decisions §32)', () => {
+  /** The split's words beside the day change, with the two percents behind them. */
+  function why(html: string): { metal: string; fx: string; text: string } {
+    const m = /<p data-f="why" data-v="([^"]*)" data-fx="([^"]*)"[^>]*>([^<]*)<\/p>/.exec(html);
+    if (!m) throw new Error('no split');
+    return { metal: m[1], fx: m[2], text: m[3] };
+  }
+
+  it('the day change in words beside it, as spot splits it, in English and German; nothing to split in dollars', async () => {
+    const [en, de, usd, spot, spotUsd] = await Promise.all([
+      raw(app, '/gold/eur/gram'),
+      raw(app, '/gold/eur/gram?lang=de'),
+      raw(app, '/gold/usd/oz'),
+      app.json('/api/v1/spot?currency=EUR&unit=gram&compact=1'),
+      app.json('/api/v1/spot?currency=USD&unit=oz&compact=1'),
+    ]);
+    // The previous close is an imported bar, recorded without the exchange rate of its day: spot cannot tell the
+    // metal's part from the euro's, and the page says so rather than guess.
+    expect(spot.body.change).toMatchObject({ state: 'ok', fx_basis: 'current', from_metal: null, from_currency: null });
+    expect(why(utf8(en))).toEqual({
+      metal: '',
+      fx: '',
+      text: 'How much of it is the metal’s own move and how much the Euro’s is not known: no exchange rate was recorded at the previous close, or none is live now.',
+    });
+    expect(why(utf8(de)).text).toBe(
+      'Wie viel davon die eigene Bewegung des Metalls ist und wie viel die der Währung Euro, ist nicht bekannt: Beim letzten Schlusskurs wurde kein Wechselkurs aufgezeichnet, oder jetzt ist keiner aktuell.',
+    );
+    // In dollars the whole change is gold's own (spot's from_currency is zero): the page adds nothing.
+    expect(spotUsd.body.change.from_currency).toEqual({ amount: 0, pct: 0 });
+    expect(why(utf8(usd))).toEqual({ metal: String(spotUsd.body.change.from_metal.pct), fx: '0', text: '' });
+  });
+});
+
 describe('which page: the address, the saved choice, the browser’s languages', () => {
   const CASES: [acceptLanguage: string | null, page: string, lang: string][] = [
     ['de-DE,de;q=0.9,en;q=0.5', '/gold/eur/gram', 'de-DE'],

@@ -11,6 +11,8 @@ import { closeFx, recordServed } from '@/lib/prices/bars';
 import { feeds } from '@/lib/sources/feeds';
 import { ErrorBody } from '@/lib/schemas/common';
 import { HeartbeatEvent, PriceEvent } from '@/lib/schemas/stream';
+import { figuresOfEvent, figuresOfSpot, textsOf } from '@/site/price-figures';
+import { PAGE_STRINGS, STRINGS } from '@/widgets/i18n';
 import { checkContract } from '../../support/contract';
 import { FakeUpstream, fixture } from '../../support/fake-upstream';
 import { SseReader } from '../../support/sse';
@@ -254,6 +256,12 @@ describe('the price stream in process', () => {
     const s = await spotOf('currency=EUR');
     expect(s.spot_usd_oz).toBe(p1);
     expect(s.change).toMatchObject({ change: gold.change, from_metal: gold.from_metal, from_currency: gold.from_currency, fx_basis: 'close' });
+    // A price page's script writes the split from the event as the server wrote it from spot (site/price-figures.ts).
+    const words = { t: STRINGS.en, p: PAGE_STRINGS.en, lang: 'en', locale: 'en' };
+    const served = figuresOfSpot(s, 'gold', 'oz');
+    const live = figuresOfEvent(e, { ...served, change: null, parts: null });
+    expect(textsOf(live, words, Date.now()).why).toBe(textsOf(served, words, Date.now()).why);
+    expect(textsOf(live, words, Date.now()).why).toContain('from the Euro’s rise against the dollar');
     // In USD the whole change is the metal's.
     const usd = await connect('?currency=USD');
     const u = PriceEvent.parse(JSON.parse((await usd.sse!.next((b) => b.event === 'price')).data!)).metals.gold;

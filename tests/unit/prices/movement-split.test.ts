@@ -5,6 +5,8 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reading } from '@/lib/sources/freshness';
 import type { Spot } from '@/lib/schemas/spot';
+import { figuresOfSpot, textsOf } from '@/site/price-figures';
+import { PAGE_STRINGS, STRINGS, type Language } from '@/widgets/i18n';
 import { fixtureBars } from '../../support/bars';
 import { FakeUpstream, fixture, fixtureText } from '../../support/fake-upstream';
 import { marketClockAt } from '../../support/market';
@@ -22,6 +24,7 @@ let lib: {
   movement: typeof import('@/lib/prices/movement');
   store: typeof import('@/lib/store');
   mcp: typeof import('@/lib/mcp/server');
+  spot: typeof import('@/lib/prices/spot');
 };
 
 const ny = (local: string) => Date.parse(local);
@@ -61,6 +64,7 @@ beforeAll(async () => {
     movement: await import('@/lib/prices/movement'),
     store: await import('@/lib/store'),
     mcp: await import('@/lib/mcp/server'),
+    spot: await import('@/lib/prices/spot'),
   };
   // Tuesday's closes, recorded from served prices before 17:00 New York, with the FX table then in force.
   await lib.bars.recordServed('gold', fresh(GOLD.p0, ny('2026-04-14T16:30:00-04:00')));
@@ -213,5 +217,61 @@ describe('get_gold_price says it in words', () => {
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe('the price page says it in words beside the day change (decisions §32)', () => {
+  it('gold fell in dollars and rose in rupees (English, Hindi); the euro’s rise (German); nothing to split in dollars', async () => {
+    fake.set('fx', { mode: 'ok' });
+    Object.assign(process.env, marketClockAt(WEDNESDAY));
+    /** Spot in `currency` per gram once today's FX table is in force. */
+    const spotIn = async (currency: string): Promise<Spot> => {
+      let body: Spot | null = null;
+      await expect
+        .poll(
+          async () => {
+            body = (await lib.spot.getSpot({ currency, unit: 'gram', compact: '1' }, { origin: 'http://t' })) as Spot;
+            return body.fx_rate;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(now[currency]);
+      return body!;
+    };
+    /** The page's words for the split, as the server and the page's script write them. */
+    const words = (s: Spot, lang: Language) =>
+      textsOf(figuresOfSpot(s, 'gold', 'gram'), { t: STRINGS[lang], p: PAGE_STRINGS[lang], lang, locale: lang }, WEDNESDAY).why;
+    /** A signed percent as the locale writes it. */
+    const pct = (n: number, locale: string) =>
+      new Intl.NumberFormat(locale, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+        n / 100,
+      );
+
+    const inrSpot = await spotIn('INR');
+    const inr = inrSpot.change;
+    expect(inr).toMatchObject({ state: 'ok', previous_close_date: '2026-04-14', fx_basis: 'close' });
+    // Gold fell in dollars; more rupees to the dollar (the rupee fell) made it rise in rupees.
+    expect(inr.from_metal!.pct).toBeLessThan(0);
+    expect(now.INR).toBeGreaterThan(atClose.INR);
+    expect(inr.from_currency!.pct).toBeGreaterThan(0);
+    expect(inr.change!).toBeGreaterThan(0);
+    const [m, f] = [inr.from_metal!.pct, inr.from_currency!.pct];
+    expect(words(inrSpot, 'en')).toBe(`Gold: ${pct(m, 'en')} in US dollars, ${pct(f, 'en')} from the Indian Rupee’s fall against the dollar`);
+    expect(words(inrSpot, 'hi')).toBe(`सोना: अमेरिकी डॉलर में ${pct(m, 'hi')}, और ${pct(f, 'hi')} डॉलर के मुक़ाबले मुद्रा (भारतीय रुपया) के गिरने से`);
+
+    // Fewer euros to the dollar: the euro rose, and took from gold's price in euros.
+    const eurSpot = await spotIn('EUR');
+    const eur = eurSpot.change;
+    expect(now.EUR).toBeLessThan(atClose.EUR);
+    expect(eur.from_currency!.pct).toBeLessThan(0);
+    expect(words(eurSpot, 'de')).toBe(
+      `Gold: ${pct(eur.from_metal!.pct, 'de')} in US-Dollar, ${pct(eur.from_currency!.pct, 'de')}, weil die Währung Euro gegenüber dem Dollar gestiegen ist`,
+    );
+    expect(words(eurSpot, 'en')).toContain('from the Euro’s rise against the dollar');
+
+    // In dollars the whole change is the metal's: nothing to split, nothing said.
+    const usd = await spotIn('USD');
+    expect(usd.change.from_currency).toEqual({ amount: 0, pct: 0 });
+    expect(words(usd, 'en')).toBe('');
   });
 });

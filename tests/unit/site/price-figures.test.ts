@@ -33,6 +33,7 @@ function figures(currency: string, metal: DataState, rate: DataState | null): Fi
     price,
     state: metal,
     change: null,
+    parts: null,
     high: null,
     low: null,
     metals: { gold: { price, pct: null }, silver: none, platinum: none, palladium: none },
