@@ -17,6 +17,7 @@ import { figuresOfSpot, type Figures, type PageWords } from './price-figures';
 import { priceChartPlan } from './price-chart';
 import { loadWorth, readingOf, type WorthProps } from './price-value-data';
 import type { PriceChartPlan } from './price-chart-plan';
+import { loadPriceMoves, type PriceMoves } from './price-performance-data';
 
 // Everything a price page shows (decisions §27), read on the server: spot for its metal, currency and unit (the
 // function behind /api/v1/spot, so the page says what spot says), the value on a date (the function behind
@@ -54,6 +55,8 @@ export interface PricePageProps {
   worth: WorthProps;
   /** The chart's series per range, decided here (site/price-chart.ts) and handed to its script in `data-plan`. */
   chartPlan: PriceChartPlan;
+  /** The performance table's windows and the years table's years (site/price-performance-data.ts). */
+  moves: PriceMoves;
   heartbeatS: number;
   /** USD per troy ounce of the page's metal, for the script's metal values. */
   usdOz: number | null;
@@ -163,6 +166,7 @@ export async function loadPricePage(
   const worth = loadWorth(new URL(ctx.resolvedUrl, 'http://page').searchParams, metal, unit, 'xau' in spot ? readingOf(spot, metal) : null);
 
   const chartPlan = await priceChartPlan({ metal, currency, unit, lang: language.lang });
+  const moves = await loadPriceMoves({ metal, currency, unit }, chartPlan);
   const path = pagePath(metal, currency, unit);
   if (!figures) {
     // No price ever seen: the page says so, as spot's 503 does, and nothing keeps it.
@@ -171,8 +175,8 @@ export async function loadPricePage(
   } else if (
     answerCacheable(ctx, 'pricePage', {
       // Everything the page shows that can change: spot (its answer-time fields do not count), the language and
-      // locale, the date's value and the metal values with the form's answer.
-      data: { spot, language, date, worth, path, chartPlan },
+      // locale, the date's value, the metal values with the form's answer, and the performance and years tables.
+      data: { spot, language, date, worth, path, chartPlan, moves },
       states: [figures.state],
       vary: ['Accept-Language', 'Cookie'],
     })
@@ -193,6 +197,7 @@ export async function loadPricePage(
       date,
       worth,
       chartPlan,
+      moves,
       heartbeatS: settings.stream.heartbeatS(),
       usdOz,
       now: Date.now(),

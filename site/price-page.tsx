@@ -11,7 +11,9 @@ import { day, headlineChars, isLive, textsOf, valuesOf } from './price-figures';
 import type { PricePageProps } from './price-page-data';
 import { PageHead } from './layout';
 import { PageScript } from './page-script';
+import { PricePerformance } from './price-performance';
 import { PriceValue } from './price-value';
+import { PriceYears } from './price-years';
 
 // A price page (decisions §27), server-rendered and readable with scripts off: the price (the page's largest
 // paint), its freshness and change, the session, every metal and the karats in the same currency and unit, what
@@ -147,6 +149,8 @@ export function PricePage(props: PricePageProps & { range: string }) {
           </noscript>
         </section>
 
+        <PricePerformance moves={props.moves} metal={metal} currency={currency} unit={unit} words={w} />
+
         <section aria-labelledby="pp-metals">
           <h2 id="pp-metals">{fill(w.p.allMetals, { currency, unit: unitName })}</h2>
           <table>
@@ -237,6 +241,8 @@ export function PricePage(props: PricePageProps & { range: string }) {
             </div>
           )}
         </section>
+
+        <PriceYears moves={props.moves} metal={metal} currency={currency} unit={unit} words={w} />
 
         <section id="notify" className="pp-notify" aria-labelledby="pp-notify">
           {/* "Notify me" (decisions §28): the page's alerts script (site/scripts/price-alerts.ts, loaded when the section

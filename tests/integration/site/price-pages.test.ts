@@ -435,6 +435,157 @@ describe('why the price moved, how it did over each window, and the years (decis
     expect(spotUsd.body.change.from_currency).toEqual({ amount: 0, pct: 0 });
     expect(why(utf8(usd))).toEqual({ metal: String(spotUsd.body.change.from_metal.pct), fx: '0', text: '' });
   });
+
+  /** A page's performance rows: window, series, the figure behind it and what the row says. */
+  function performance(html: string): { window: string; series: string; v: number | null; text: string }[] {
+    return [...html.matchAll(/<tr data-window="(\w+)" data-series="(\w*)" data-v="([^"]*)">(.*?)<\/tr>/g)].map((m) => ({
+      window: m[1],
+      series: m[2],
+      v: m[3] === '' ? null : Number(m[3]),
+      text: m[4].replace(/<[^>]+>/g, ' '),
+    }));
+  }
+  /** The chart's plan as the page hands it to its script. */
+  const planOf = (html: string) =>
+    JSON.parse(
+      /<section id="chart"[^>]*data-plan="([^"]*)"/
+        .exec(html)![1]
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
+  const SERIES_WORDS = {
+    spot: 'Spot, daily closes',
+    futures: 'COMEX futures (not spot)',
+    monthly: 'Monthly averages (World Bank, CC BY 4.0)',
+  } as const;
+  const CHART_RANGE: Record<string, string> = { '1w': '5d', '1m': '1mo', '6m': '6mo', '1y': '1y', '5y': '5y', '10y': '10y', max: 'max' };
+  const SYMBOL = { gold: 'xau', silver: 'xag', palladium: 'xpd' } as const;
+
+  it('each performance figure is history’s period.change_pct for the same series and window, the series the chart draws, named', async () => {
+    const PAGES: [metal: keyof typeof SYMBOL, currency: string, unit: U, figures: number][] = [
+      ['gold', 'eur', 'gram', 8],
+      ['gold', 'usd', 'oz', 8],
+      ['silver', 'usd', 'oz', 4],
+      ['palladium', 'eur', 'gram', 0],
+    ];
+    for (const [metal, currency, unit, count] of PAGES) {
+      const where = `/${metal}/${currency}/${unit}`;
+      const html = utf8(await raw(app, where));
+      const plan = planOf(html);
+      const rows = performance(html);
+      expect(
+        rows.map((r) => r.window),
+        where,
+      ).toEqual(['1w', '1m', '6m', 'ytd', '1y', '5y', '10y', 'max']);
+      expect(rows.filter((r) => r.v !== null).length, where).toBe(count);
+      for (const r of rows) {
+        const at = `${where} ${r.window}`;
+        // The chart's series for the same range; year to date, which it has no range for, the spot bars or gold's futures.
+        const line = r.window === 'ytd' ? (r.series === 'spot' ? 'spot' : 'futures') : plan.series[CHART_RANGE[r.window]].line;
+        if (line === 'spot' || line === 'monthly') expect(r.series, at).toBe(line);
+        else if (metal === 'gold') expect(r.series, at).toBe('futures');
+        // Another metal's futures are not history's: its monthly averages over a year or more, its spot bars since the
+        // start where it has no monthly series, else nothing; never gold's futures.
+        else
+          expect(r.series, at).toBe(
+            metal === 'palladium' ? (r.window === 'max' ? 'spot' : '') : ['1y', '5y', '10y', 'max'].includes(r.window) ? 'monthly' : '',
+          );
+        if (r.v === null) {
+          expect(r.text, at).toContain('Not available');
+          continue;
+        }
+        const h = await app.json(
+          `/api/v1/history?series=${r.series}&symbol=${SYMBOL[metal]}&currency=${currency.toUpperCase()}&unit=${unit}&range=${r.window}`,
+        );
+        expect(h.status, at).toBe(200);
+        expect(r.v, at).toBe(h.body.period.change_pct);
+        expect(r.text, at).toContain(SERIES_WORDS[r.series as keyof typeof SERIES_WORDS]);
+        // Its dates are the window's first and last points.
+        const dates = h.body.series === 'monthly' ? [h.body.period.from.slice(0, 4), h.body.period.to.slice(0, 4)] : [h.body.period.to.slice(0, 4)];
+        for (const d of dates) expect(r.text, at).toContain(d);
+      }
+    }
+  });
+
+  /** A page's years: each row's series, its numbers (`data-v`: first, last, high, low, average, change, change %) and its label. */
+  function years(html: string) {
+    return [...html.matchAll(/<tr data-year="(\d+)" data-series="(\w+)" data-v="([^"]*)"><th scope="row">([^<]*)</g)].map((m) => {
+      const [first, last, high, low, avg, change, pct] = m[3].split(' ').map((v) => (v === '' ? null : Number(v)));
+      return { year: Number(m[1]), series: m[2], first: first!, last: last!, high: high!, low: low!, avg: avg!, change, pct, label: m[4] };
+    });
+  }
+
+  it('the years: each year’s figures are its series’ own points, grouped here; daily where a daily series has the whole year, monthly averages before, labelled', async () => {
+    for (const [metal, currency, unit] of [
+      ['gold', 'eur', 'gram'],
+      ['silver', 'usd', 'oz'],
+    ] as const) {
+      const where = `/${metal}/${currency}/${unit}`;
+      const html = utf8(await raw(app, where));
+      const rows = years(html);
+      expect(rows.length, where).toBeGreaterThan(10);
+      // Newest first, one row a year.
+      expect(
+        rows.map((r) => r.year),
+        where,
+      ).toEqual([...rows.map((r) => r.year)].sort((a, b) => b - a));
+      const dp = DECIMALS[unit];
+      // Each series' ungrouped points, in the page's currency and unit (each at its own date's rate), grouped by year here.
+      const pointsOf = new Map<string, { d: string; c: number; h?: number; l?: number; o?: number }[]>();
+      for (const series of new Set(rows.map((r) => r.series))) {
+        const h = await app.json(
+          `/api/v1/history?series=${series}&symbol=${SYMBOL[metal]}&currency=${currency.toUpperCase()}&unit=${unit}&range=max`,
+        );
+        expect(h.status, `${where} ${series}`).toBe(200);
+        pointsOf.set(series, h.body.points);
+      }
+      for (const r of rows) {
+        const at = `${where} ${r.year} ${r.series}`;
+        const all = pointsOf.get(r.series)!;
+        const inYear = all.filter((p) => p.d.startsWith(`${r.year}-`));
+        expect(inYear.length, at).toBeGreaterThan(0);
+        // The first is the year's first point's open (its close on the monthly series); the futures' answer has no
+        // open, which lies within that day's range.
+        if (r.series === 'futures') {
+          expect(r.first, at).toBeGreaterThanOrEqual(inYear[0].l!);
+          expect(r.first, at).toBeLessThanOrEqual(inYear[0].h!);
+        } else expect(r.first, at).toBe(inYear[0].o ?? inYear[0].c);
+        expect(r.last, at).toBe(inYear.at(-1)!.c);
+        expect(r.high, at).toBe(Math.max(...inYear.map((p) => p.h ?? p.c)));
+        expect(r.low, at).toBe(Math.min(...inYear.map((p) => p.l ?? p.c)));
+        // The average of the closes (history averages them unrounded: within one step of the last decimal).
+        const mean = inYear.reduce((s, p) => s + p.c, 0) / inYear.length;
+        expect(Math.abs(r.avg - mean), at).toBeLessThanOrEqual(10 ** -dp + 1e-9);
+        // The change on the last close of the year before, in the same series; none when it has no such year.
+        const before = all.filter((p) => p.d.startsWith(`${r.year - 1}-`)).at(-1);
+        if (!before) expect([r.change, r.pct], at).toEqual([null, null]);
+        else {
+          expect(Math.abs(r.change! - (r.last - before.c)), at).toBeLessThanOrEqual(0.51 * 10 ** -dp);
+          expect(Math.abs(r.pct! - (r.last / before.c - 1) * 100), at).toBeLessThanOrEqual(0.0051);
+        }
+        // Daily since 2000 where the series has the whole year (the futures from its first week; the fixture's start
+        // in April 2021 is not), the World Bank's monthly averages before it and for a year no daily series has whole.
+        if (r.series === 'futures') expect(r.year >= 2000 && inYear[0].d <= `${r.year}-01-07`, at).toBe(true);
+        if (r.series === 'monthly' && r.year < 2026 && inYear.length < 12) expect(r.label, at).toBe(`${r.year} (months: ${inYear.length})`);
+      }
+      // Labelled: each run of years under its series' name; the monthly years under the World Bank's.
+      const runs = [...html.matchAll(/<tbody data-series="(\w+)"><tr><th scope="rowgroup" colSpan="7" class="pp-run">([^<]*)</g)];
+      expect(runs.length, where).toBeGreaterThan(0);
+      for (const [, series, name] of runs) expect(name, where).toBe(SERIES_WORDS[series as keyof typeof SERIES_WORDS]);
+      expect(rows.some((r) => r.series === 'monthly')).toBe(true);
+      if (metal === 'gold') {
+        // The fixture's futures begin in April 2021: 2022 on from them, 2021 and before from the monthly averages.
+        expect(rows.filter((r) => r.series === 'futures').map((r) => r.year)).toEqual([2026, 2025, 2024, 2023, 2022]);
+        expect(rows.find((r) => r.year === 2021)?.series).toBe('monthly');
+        // The year so far says to when.
+        expect(rows[0].label).toMatch(/^2026 \(to [A-Z][a-z]{2} \d+, 2026\)$/);
+      } else
+        expect(
+          rows.every((r) => r.series === 'monthly'),
+          where,
+        ).toBe(true);
+    }
+  });
 });
 
 describe('which page: the address, the saved choice, the browser’s languages', () => {
