@@ -194,7 +194,7 @@ export const page: PageStrings = {
   yearTo: '{year} (حتى {date})',
   yearDays: '{year} (أيام التداول: {n})',
   yearMonths: '{year} (الأشهر: {n})',
-  yearsNone: 'لا توجد أرقام سنوية بعملة {currency} بعد.',
+  yearsNone: 'لا توجد أرقام سنوية بعملة {currency}.',
   tableStale: 'بعض الأرقام هي آخر ما حُفظ بينما لا يستجيب أحد المصادر.',
   noDate: 'لا توجد قيمة في {date} أو قبله.',
   money: 'المال',

@@ -198,7 +198,7 @@ export const page: PageStrings = {
   yearTo: '{year} (bis {date})',
   yearDays: '{year} (Handelstage: {n})',
   yearMonths: '{year} (Monate: {n})',
-  yearsNone: 'Noch keine Jahreswerte in {currency}.',
+  yearsNone: 'Keine Jahreswerte in {currency}.',
   tableStale: 'Einige Werte sind die zuletzt gespeicherten, während eine Quelle nicht antwortet.',
   noDate: 'Kein Wert am oder vor dem {date}.',
   money: 'Geld',

@@ -200,7 +200,7 @@ export const page = {
   yearTo: '{year} (to {date})',
   yearDays: '{year} (trading days: {n})',
   yearMonths: '{year} (months: {n})',
-  yearsNone: 'No yearly figures in {currency} yet.',
+  yearsNone: 'No yearly figures in {currency}.',
   tableStale: 'Some figures are the last ones kept while a source is not answering.',
   noDate: 'No value on or before {date}.',
   money: 'Money',

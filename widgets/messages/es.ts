@@ -197,7 +197,7 @@ export const page: PageStrings = {
   yearTo: '{year} (hasta el {date})',
   yearDays: '{year} (días de negociación: {n})',
   yearMonths: '{year} (meses: {n})',
-  yearsNone: 'Aún no hay cifras anuales en {currency}.',
+  yearsNone: 'No hay cifras anuales en {currency}.',
   tableStale: 'Algunas cifras son las últimas guardadas mientras una fuente no responde.',
   noDate: 'No hay valor el {date} ni antes.',
   money: 'Dinero',

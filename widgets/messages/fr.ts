@@ -198,7 +198,7 @@ export const page: PageStrings = {
   yearTo: '{year} (jusqu’au {date})',
   yearDays: '{year} (jours de cotation : {n})',
   yearMonths: '{year} (mois : {n})',
-  yearsNone: 'Pas encore de chiffres annuels en {currency}.',
+  yearsNone: 'Pas de chiffres annuels en {currency}.',
   tableStale: 'Certains chiffres sont les derniers conservés pendant qu’une source ne répond pas.',
   noDate: 'Aucune valeur le {date} ou avant.',
   money: 'Argent',

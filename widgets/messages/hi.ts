@@ -195,7 +195,7 @@ export const page: PageStrings = {
   yearTo: '{year} ({date} तक)',
   yearDays: '{year} (कारोबारी दिन: {n})',
   yearMonths: '{year} (महीने: {n})',
-  yearsNone: '{currency} में अभी कोई वार्षिक आँकड़े नहीं।',
+  yearsNone: '{currency} में कोई वार्षिक आँकड़े नहीं।',
   tableStale: 'कुछ आँकड़े वे आख़िरी हैं जो किसी स्रोत के जवाब न देने के दौरान रखे गए।',
   noDate: '{date} या उससे पहले कोई मान नहीं।',
   money: 'पैसा',

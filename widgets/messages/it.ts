@@ -198,7 +198,7 @@ export const page: PageStrings = {
   yearTo: '{year} (fino al {date})',
   yearDays: '{year} (giorni di contrattazione: {n})',
   yearMonths: '{year} (mesi: {n})',
-  yearsNone: 'Ancora nessun dato annuale in {currency}.',
+  yearsNone: 'Nessun dato annuale in {currency}.',
   tableStale: 'Alcuni dati sono gli ultimi conservati mentre una fonte non risponde.',
   noDate: 'Nessun valore il {date} o prima.',
   money: 'Denaro',

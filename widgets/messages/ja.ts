@@ -197,7 +197,7 @@ export const page: PageStrings = {
   yearTo: '{year}（{date}まで）',
   yearDays: '{year}（取引日数：{n}）',
   yearMonths: '{year}（月数：{n}）',
-  yearsNone: '{currency}の年次データはまだありません。',
+  yearsNone: '{currency}の年次データはありません。',
   tableStale: '一部の数値は、データ元が応答しない間に保持された最新の値です。',
   noDate: '{date}以前の値はありません。',
   money: '金額',

@@ -198,7 +198,7 @@ export const page: PageStrings = {
   yearTo: '{year} (até {date})',
   yearDays: '{year} (dias de negociação: {n})',
   yearMonths: '{year} (meses: {n})',
-  yearsNone: 'Ainda sem valores anuais em {currency}.',
+  yearsNone: 'Sem valores anuais em {currency}.',
   tableStale: 'Alguns valores são os últimos guardados enquanto uma fonte não responde.',
   noDate: 'Sem valor em {date} ou antes.',
   money: 'Dinheiro',

@@ -197,7 +197,7 @@ export const page: PageStrings = {
   yearTo: '{year} ({date} tarihine kadar)',
   yearDays: '{year} (işlem günü: {n})',
   yearMonths: '{year} (ay: {n})',
-  yearsNone: '{currency} cinsinden henüz yıllık veri yok.',
+  yearsNone: '{currency} cinsinden yıllık veri yok.',
   tableStale: 'Bir kaynak yanıt vermediği için bazı değerler saklanan son değerlerdir.',
   noDate: '{date} veya öncesinde değer yok.',
   money: 'Para',

@@ -194,7 +194,7 @@ export const page: PageStrings = {
   yearTo: '{year}（截至 {date}）',
   yearDays: '{year}（交易日：{n}）',
   yearMonths: '{year}（月数：{n}）',
-  yearsNone: '尚无 {currency} 的年度数据。',
+  yearsNone: '没有 {currency} 的年度数据。',
   tableStale: '部分数据是在某个数据源无响应期间保留的最新数据。',
   noDate: '{date} 当天或之前没有数值。',
   money: '金额',

@@ -507,6 +507,18 @@ describe('why the price moved, how it did over each window, and the years (decis
     }
   });
 
+  it('a currency the rate history does not cover: each window and the years say so, and the page and its price stand', async () => {
+    const [page, history] = await Promise.all([raw(app, '/gold/gbp/oz'), app.json('/api/v1/history?series=futures&currency=GBP&range=1y')]);
+    expect(history.status).toBe(400);
+    expect(page.status).toBe(200);
+    const html = utf8(page);
+    expect(figure(html, 'price')).not.toBeNull();
+    const rows = performance(html);
+    expect(rows).toHaveLength(8);
+    for (const r of rows) expect([r.window, r.v, r.text.trim()]).toEqual([r.window, null, expect.stringContaining('Not available in GBP')]);
+    expect(html).toContain('No yearly figures in GBP.');
+  });
+
   /** A page's years: each row's series, its numbers (`data-v`: first, last, high, low, average, change, change %) and its label. */
   function years(html: string) {
     return [...html.matchAll(/<tr data-year="(\d+)" data-series="(\w+)" data-v="([^"]*)"><th scope="row">([^<]*)</g)].map((m) => {
