@@ -58,6 +58,9 @@ export function llmsText(origin: string): string {
     `- [Gold in euros per gram](${origin}/gold/eur/gram): the pages for people, at \`/{metal}/{currency}/{unit}\` (gold, silver, platinum or palladium; any currency spot accepts, in lower case; a unit as spot), ` +
       "server-rendered and readable without scripts: the price exactly as spot serves it with its freshness and time, the day change and previous close, the session's high and low, gold's bid and ask, " +
       'the market hours, the four metals and gold by karat in the same currency and unit, a chart from 1 day to the monthly averages since 1960 that names the series each range draws, ' +
+      "the day change's split in words (the metal's own move in US dollars and the currency's against the dollar, from spot's `from_metal` and `from_currency`), " +
+      "a performance table (1 week to since the start, each `/api/v1/history`'s `period.change_pct` for the same `range` over the series the chart draws, named) " +
+      "and a table of years (history's `group=year`: daily closes since 2000 where a daily series has the whole year, the World Bank's monthly averages before, labelled), " +
       "and what your metal is worth: a weight in any unit at a karat or fineness, or a bullion coin with a count, valued as `/api/v1/value` values it (its metal value, not a shop's price), " +
       "an optional quoted price compared with it in words, what an amount of money buys, the metal value of 1 g to 1 kg (and of the page's local unit) and, on gold and silver pages, of each coin; " +
       "the form takes value's parameters (`weight`, `unit`, `karat` or `fineness`, `item`, `qty`, `quote`) and `money`, and works without scripts; " +
