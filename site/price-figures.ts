@@ -207,7 +207,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
     out.change = w.p.noChange;
     out['change-dir'] = 'flat';
   }
-  out.why = whyItMoved({ currency, metalName: w.t[f.metal], changeKnown: f.change !== null, parts: f.parts }, w.p, loc);
+  out.why = whyItMoved({ currency, metalName: w.t[f.metal], changePct: f.change?.pct ?? null, parts: f.parts }, w.p, loc);
   out['prev-label'] = fill(w.p.previousClose, { date: f.change?.previousCloseDate ? day(f.change.previousCloseDate, loc) : '—' });
   out.prev = cash(f.change?.previousClose ?? null);
   out.high = cash(f.high);

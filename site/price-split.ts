@@ -32,16 +32,18 @@ export function currencyName(code: string, locale: string): string {
 
 /**
  * The split in words: "Gold: −0.50 % in US dollars, +1.70 % from the Indian Rupee’s fall against the dollar". A
- * currency falls when its rate per dollar rises, which makes its part of the change positive. Nothing in US dollars
- * (the whole change is the metal's) nor while no change is known; when spot cannot tell the parts apart (no rate was
+ * currency falls when its rate per dollar rises, which makes its part of the change positive. In US dollars, that the
+ * whole change is the metal's; nothing while no change is known; when spot cannot tell the parts apart (no rate was
  * recorded at the previous close, or none is live now), it says so.
  */
 export function whyItMoved(
-  a: { currency: string; metalName: string; changeKnown: boolean; parts: ChangeParts | null },
+  a: { currency: string; metalName: string; changePct: number | null; parts: ChangeParts | null },
   p: PageStrings,
   locale: string,
 ): string {
-  if (a.currency === 'USD' || !a.changeKnown) return '';
+  if (a.changePct === null) return '';
+  // In US dollars no rate enters: the whole change is the metal's, whatever table the previous close was recorded with.
+  if (a.currency === 'USD') return fill(p.whyUsd, { metal: a.metalName, metalPct: percent(a.changePct, locale) });
   const currency = currencyName(a.currency, locale);
   if (!a.parts) return fill(p.whyUnknown, { currency });
   const { metal, currency: fx } = a.parts;

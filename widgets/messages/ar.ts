@@ -165,6 +165,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: {metalPct} بالدولار الأمريكي، و{fxPct} من تراجع عملة {currency} أمام الدولار',
   whyRise: '{metal}: {metalPct} بالدولار الأمريكي، و{fxPct} من ارتفاع عملة {currency} أمام الدولار',
   whyFlat: '{metal}: {metalPct} بالدولار الأمريكي، وعملة {currency} دون تغيير أمام الدولار',
+  whyUsd: '{metal}: {metalPct} بالدولار الأمريكي، وكلها من حركة المعدن نفسه',
   whyUnknown: 'لا يُعرف كم من ذلك هو حركة المعدن نفسه وكم هو حركة عملة {currency}: لم يُسجَّل سعر صرف عند الإغلاق السابق، أو لا يوجد سعر محدَّث الآن.',
   perfTitle: 'أداء {metal} بعملة {currency} لكل {unit}',
   perfPeriod: 'الفترة',

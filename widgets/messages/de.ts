@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: {metalPct} in US-Dollar, {fxPct}, weil die Währung {currency} gegenüber dem Dollar gefallen ist',
   whyRise: '{metal}: {metalPct} in US-Dollar, {fxPct}, weil die Währung {currency} gegenüber dem Dollar gestiegen ist',
   whyFlat: '{metal}: {metalPct} in US-Dollar; die Währung {currency} ist gegenüber dem Dollar unverändert',
+  whyUsd: '{metal}: {metalPct} in US-Dollar, allein die Bewegung des Metalls',
   whyUnknown:
     'Wie viel davon die eigene Bewegung des Metalls ist und wie viel die der Währung {currency}, ist nicht bekannt: Beim letzten Schlusskurs wurde kein Wechselkurs aufgezeichnet, oder jetzt ist keiner aktuell.',
   perfTitle: 'Wertentwicklung von {metal} in {currency} pro {unit}',

@@ -169,6 +169,7 @@ export const page = {
   whyFall: '{metal}: {metalPct} in US dollars, {fxPct} from the {currency}’s fall against the dollar',
   whyRise: '{metal}: {metalPct} in US dollars, {fxPct} from the {currency}’s rise against the dollar',
   whyFlat: '{metal}: {metalPct} in US dollars; the {currency} unchanged against the dollar',
+  whyUsd: '{metal}: {metalPct} in US dollars, all of it the metal’s own move',
   whyUnknown:
     'How much of it is the metal’s own move and how much the {currency}’s is not known: no exchange rate was recorded at the previous close, or none is live now.',
   perfTitle: '{metal} performance in {currency} per {unit}',

@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: {metalPct} en dólares estadounidenses, {fxPct} por la caída de la moneda {currency} frente al dólar',
   whyRise: '{metal}: {metalPct} en dólares estadounidenses, {fxPct} por la subida de la moneda {currency} frente al dólar',
   whyFlat: '{metal}: {metalPct} en dólares estadounidenses; la moneda {currency}, sin cambios frente al dólar',
+  whyUsd: '{metal}: {metalPct} en dólares estadounidenses, todo por el movimiento del propio metal',
   whyUnknown:
     'No se sabe qué parte es el movimiento propio del metal y qué parte el de la moneda {currency}: no se registró el tipo de cambio en el cierre anterior, o ahora no hay uno actualizado.',
   perfTitle: '{metal}: rendimiento en {currency} por {unit}',

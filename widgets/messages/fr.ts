@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal} : {metalPct} en dollars américains, {fxPct} dus à la baisse de la devise {currency} face au dollar',
   whyRise: '{metal} : {metalPct} en dollars américains, {fxPct} dus à la hausse de la devise {currency} face au dollar',
   whyFlat: '{metal} : {metalPct} en dollars américains ; la devise {currency} est inchangée face au dollar',
+  whyUsd: '{metal} : {metalPct} en dollars américains, entièrement le mouvement du métal lui-même',
   whyUnknown:
     'La part du mouvement propre du métal et celle de la devise {currency} ne sont pas connues : aucun taux de change n’a été enregistré à la clôture précédente, ou aucun n’est à jour maintenant.',
   perfTitle: '{metal} : performance en {currency} par {unit}',

@@ -165,6 +165,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: अमेरिकी डॉलर में {metalPct}, और {fxPct} डॉलर के मुक़ाबले मुद्रा ({currency}) के गिरने से',
   whyRise: '{metal}: अमेरिकी डॉलर में {metalPct}, और {fxPct} डॉलर के मुक़ाबले मुद्रा ({currency}) के चढ़ने से',
   whyFlat: '{metal}: अमेरिकी डॉलर में {metalPct}; डॉलर के मुक़ाबले मुद्रा ({currency}) में कोई बदलाव नहीं',
+  whyUsd: '{metal}: अमेरिकी डॉलर में {metalPct}, पूरा बदलाव धातु की अपनी चाल से',
   whyUnknown:
     'इसमें कितना धातु का अपना उतार-चढ़ाव है और कितना मुद्रा ({currency}) का, यह ज्ञात नहीं: पिछले क्लोज़ पर कोई विनिमय दर दर्ज नहीं हुई, या अभी कोई ताज़ा दर नहीं है।',
   perfTitle: 'प्रदर्शन: {metal}, {currency} में प्रति {unit}',

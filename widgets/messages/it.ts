@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: {metalPct} in dollari USA, {fxPct} per il calo della valuta {currency} rispetto al dollaro',
   whyRise: '{metal}: {metalPct} in dollari USA, {fxPct} per il rialzo della valuta {currency} rispetto al dollaro',
   whyFlat: '{metal}: {metalPct} in dollari USA; la valuta {currency} è invariata rispetto al dollaro',
+  whyUsd: '{metal}: {metalPct} in dollari USA, tutto movimento del metallo stesso',
   whyUnknown:
     'Non si sa quanta parte sia il movimento proprio del metallo e quanta quello della valuta {currency}: alla chiusura precedente non è stato registrato alcun tasso di cambio, oppure ora nessuno è aggiornato.',
   perfTitle: '{metal}: andamento in {currency} per {unit}',

@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}：米ドル建てで {metalPct}、{currency}の対ドル下落で {fxPct}',
   whyRise: '{metal}：米ドル建てで {metalPct}、{currency}の対ドル上昇で {fxPct}',
   whyFlat: '{metal}：米ドル建てで {metalPct}、{currency}は対ドルで変わらず',
+  whyUsd: '{metal}：米ドル建てで {metalPct}、すべて金属自体の値動き',
   whyUnknown:
     'このうち金属自体の値動きと{currency}の値動きがそれぞれどれだけかは分かりません：前回の終値時に為替レートが記録されていないか、現在最新のレートがありません。',
   perfTitle: '{metal}の騰落率（{currency}/{unit}）',

@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: {metalPct} em dólares americanos, {fxPct} pela queda da moeda {currency} face ao dólar',
   whyRise: '{metal}: {metalPct} em dólares americanos, {fxPct} pela subida da moeda {currency} face ao dólar',
   whyFlat: '{metal}: {metalPct} em dólares americanos; a moeda {currency} ficou inalterada face ao dólar',
+  whyUsd: '{metal}: {metalPct} em dólares americanos, todo ele movimento do próprio metal',
   whyUnknown:
     'Não se sabe quanto disto é o movimento próprio do metal e quanto é o da moeda {currency}: não foi registada taxa de câmbio no fecho anterior, ou nenhuma está atualizada agora.',
   perfTitle: '{metal}: desempenho em {currency} por {unit}',

@@ -167,6 +167,7 @@ export const page: PageStrings = {
   whyFall: '{metal}: ABD doları cinsinden {metalPct}; {fxPct} {currency} para biriminin dolar karşısında değer kaybetmesinden',
   whyRise: '{metal}: ABD doları cinsinden {metalPct}; {fxPct} {currency} para biriminin dolar karşısında değer kazanmasından',
   whyFlat: '{metal}: ABD doları cinsinden {metalPct}; {currency} para birimi dolar karşısında değişmedi',
+  whyUsd: '{metal}: ABD doları cinsinden {metalPct}; tamamı metalin kendi hareketi',
   whyUnknown:
     'Bunun ne kadarının metalin kendi hareketi, ne kadarının {currency} para biriminin hareketi olduğu bilinmiyor: önceki kapanışta döviz kuru kaydedilmedi ya da şu anda güncel bir kur yok.',
   perfTitle: '{metal} performansı ({currency}, {unit} başına)',

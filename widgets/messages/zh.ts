@@ -165,6 +165,7 @@ export const page: PageStrings = {
   whyFall: '{metal}：以美元计 {metalPct}，{currency}兑美元贬值带来 {fxPct}',
   whyRise: '{metal}：以美元计 {metalPct}，{currency}兑美元升值带来 {fxPct}',
   whyFlat: '{metal}：以美元计 {metalPct}；{currency}兑美元不变',
+  whyUsd: '{metal}：以美元计 {metalPct}，全部来自金属本身的变动',
   whyUnknown: '无法得知其中多少来自金属本身的变动、多少来自{currency}的变动：上一收盘时未记录汇率，或当前没有最新汇率。',
   perfTitle: '{metal}表现（{currency}/{unit}）',
   perfPeriod: '期间',

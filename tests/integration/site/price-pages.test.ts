@@ -412,7 +412,7 @@ describe('why the price moved, how it did over each window, and the years (decis
     return { metal: m[1], fx: m[2], text: m[3] };
   }
 
-  it('the day change in words beside it, as spot splits it, in English and German; nothing to split in dollars', async () => {
+  it('the day change in words beside it, as spot splits it, in English and German; in dollars, all of it the metal’s', async () => {
     const [en, de, usd, spot, spotUsd] = await Promise.all([
       raw(app, '/gold/eur/gram'),
       raw(app, '/gold/eur/gram?lang=de'),
@@ -431,9 +431,14 @@ describe('why the price moved, how it did over each window, and the years (decis
     expect(why(utf8(de)).text).toBe(
       'Wie viel davon die eigene Bewegung des Metalls ist und wie viel die der Währung Euro, ist nicht bekannt: Beim letzten Schlusskurs wurde kein Wechselkurs aufgezeichnet, oder jetzt ist keiner aktuell.',
     );
-    // In dollars the whole change is gold's own (spot's from_currency is zero): the page adds nothing.
+    // In dollars the whole change is gold's own (spot's from_currency is zero), and the page says so.
     expect(spotUsd.body.change.from_currency).toEqual({ amount: 0, pct: 0 });
-    expect(why(utf8(usd))).toEqual({ metal: String(spotUsd.body.change.from_metal.pct), fx: '0', text: '' });
+    const pct = new Intl.NumberFormat('en', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(why(utf8(usd))).toEqual({
+      metal: String(spotUsd.body.change.from_metal.pct),
+      fx: '0',
+      text: `Gold: ${pct.format(spotUsd.body.change.change_pct / 100)} in US dollars, all of it the metal’s own move`,
+    });
   });
 
   /** A page's performance rows: window, series, the figure behind it and what the row says. */

@@ -269,9 +269,10 @@ describe('the price page says it in words beside the day change (decisions §32)
     );
     expect(words(eurSpot, 'en')).toContain('from the Euro’s rise against the dollar');
 
-    // In dollars the whole change is the metal's: nothing to split, nothing said.
+    // In dollars the whole change is the metal's, and the page says so.
     const usd = await spotIn('USD');
     expect(usd.change.from_currency).toEqual({ amount: 0, pct: 0 });
-    expect(words(usd, 'en')).toBe('');
+    expect(words(usd, 'en')).toBe(`Gold: ${pct(usd.change.change_pct!, 'en')} in US dollars, all of it the metal’s own move`);
+    expect(words(usd, 'ja')).toBe(`金：米ドル建てで ${pct(usd.change.change_pct!, 'ja')}、すべて金属自体の値動き`);
   });
 });
