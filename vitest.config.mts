@@ -57,6 +57,7 @@ const LONGEST = [
   'unit/server/response-cache',
   'unit/sources/worldbank',
   'unit/alerts/alerts',
+  'unit/alerts/alert-edges',
   'unit/series/monthly',
   'unit/mcp/mcp-states',
   'unit/series/spot-series',

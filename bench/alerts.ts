@@ -41,7 +41,7 @@ export function served(usd: number, at: number) {
  */
 export async function crossing(clock: { at: number }, where: string, beforeCrossing: () => void = () => {}): Promise<void> {
   const { getStore } = await import('../lib/store');
-  const { ALERTS, JOBS, newAlert } = await import('../lib/alerts/model');
+  const { ALERTS, newAlert } = await import('../lib/alerts/model');
   const { observe } = await import('../lib/alerts/evaluate');
   const { COUNTS_KEY, kick } = await import('../lib/alerts/deliver');
   const store = getStore();
@@ -98,8 +98,10 @@ export async function crossing(clock: { at: number }, where: string, beforeCross
     const queued = ((await store.counts([COUNTS_KEY]))[0].fired ?? 0) - firedBefore;
     await receivedAll;
     const toReceiver = lastAt - t4;
-    // Every outcome written: the queue empty (each job goes once its delivery is recorded on its alert).
-    while ((await store.docs(JOBS)).docs.length > 0) await kick();
+    // Every outcome written: every outbox empty (each event goes once its delivery is recorded on its alert).
+    const waiting = async () =>
+      (await store.docs<{ id: string; outbox?: unknown[] }>(ALERTS)).docs.some((a) => a.id.startsWith('alrt_cross') && (a.outbox?.length ?? 0) > 0);
+    while (await waiting()) await kick();
     const toRecorded = performance.now() - t4;
     const fired = (await store.docs<{ id: string; fired_count: number; delivered_count: number }>(ALERTS)).docs.filter((a) =>
       a.id.startsWith('alrt_cross'),

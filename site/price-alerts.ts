@@ -141,8 +141,10 @@ export function statusWord(status: string, p: PageStrings): string {
   return words[status] ?? status;
 }
 
-/** What a push delivers (lib/alerts/push.ts `notificationOf`). */
+/** What a push delivers (lib/alerts/push.ts `notificationOf`): a declarative push message, with v1.10's members beside it. */
 export interface PushPayload {
+  web_push?: number;
+  notification?: { title?: unknown; body?: unknown; navigate?: unknown; tag?: unknown; lang?: unknown; dir?: unknown };
   title: string;
   body: string;
   url: string;
@@ -151,20 +153,27 @@ export interface PushPayload {
 }
 
 /**
- * The notification a push shows: the payload's title and body, tagged per alert (a newer one replaces it), and
- * the page a click opens, kept only when on this service's own origin (else the origin's home).
+ * The notification a push shows: the declarative `notification`'s title, body, tag and the page its `navigate` opens
+ * (else v1.10's `title`, `body`, `tag` and `url`), the page kept only when on this service's own origin (else the
+ * origin's home). A browser that shows declarative pushes itself (Safari 18.4+) shows the same without this worker.
  */
 export function notificationOf(payload: unknown, origin: string): { title: string; options: NotificationOptions & { data: { url: string } } } {
   const p = (payload && typeof payload === 'object' ? payload : {}) as Partial<Record<keyof PushPayload, unknown>>;
-  const title = typeof p.title === 'string' && p.title ? p.title : 'Price alert';
-  const body = typeof p.body === 'string' ? p.body : '';
+  const n = (p.notification && typeof p.notification === 'object' ? p.notification : {}) as NonNullable<PushPayload['notification']>;
+  const text = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '');
+  const title = text(n.title, p.title) ?? 'Price alert';
+  const body = text(n.body, p.body) ?? '';
+  const tag = text(n.tag, p.tag);
+  const lang = text(n.lang);
   return {
     title,
     options: {
       body,
-      ...(typeof p.tag === 'string' ? { tag: p.tag } : {}),
+      ...(tag ? { tag } : {}),
+      ...(lang ? { lang } : {}),
+      ...(n.dir === 'ltr' || n.dir === 'rtl' ? { dir: n.dir } : {}),
       icon: '/icon.svg',
-      data: { url: sameOrigin(p.url, origin) },
+      data: { url: sameOrigin(text(n.navigate, p.url), origin) },
     },
   };
 }

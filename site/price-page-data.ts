@@ -1,4 +1,5 @@
 import type { GetServerSidePropsContext } from 'next';
+import { alertsEnabled } from '@/lib/alerts/config';
 import { ApiError } from '@/lib/core/errors';
 import { config as settings } from '@/lib/core/config';
 import { publicOrigin } from '@/lib/http/public-origin.mjs';
@@ -62,6 +63,8 @@ export interface PricePageProps {
   usdOz: number | null;
   /** When the page was rendered (ms): a stale price's age is counted from it. */
   now: number;
+  /** Whether the deployment offers price alerts (`ALERTS=off`: the page has no "Notify me"). */
+  alerts: boolean;
 }
 
 /** The first value of a query parameter. */
@@ -168,6 +171,7 @@ export async function loadPricePage(
   const chartPlan = await priceChartPlan({ metal, currency, unit, lang: language.lang });
   const moves = await loadPriceMoves({ metal, currency, unit }, chartPlan);
   const path = pagePath(metal, currency, unit);
+  const alerts = alertsEnabled();
   if (!figures) {
     // No price ever seen: the page says so, as spot's 503 does, and nothing keeps it.
     ctx.res.statusCode = 503;
@@ -176,7 +180,7 @@ export async function loadPricePage(
     answerCacheable(ctx, 'pricePage', {
       // Everything the page shows that can change: spot (its answer-time fields do not count), the language and
       // locale, the date's value, the metal values with the form's answer, and the performance and years tables.
-      data: { spot, language, date, worth, path, chartPlan, moves },
+      data: { spot, language, date, worth, path, chartPlan, moves, alerts },
       states: [figures.state],
       vary: ['Accept-Language', 'Cookie'],
     })
@@ -201,6 +205,7 @@ export async function loadPricePage(
       heartbeatS: settings.stream.heartbeatS(),
       usdOz,
       now: Date.now(),
+      alerts,
     },
   };
 }

@@ -244,46 +244,49 @@ export function PricePage(props: PricePageProps & { range: string }) {
 
         <PriceYears moves={props.moves} metal={metal} currency={currency} unit={unit} words={w} />
 
-        <section id="notify" className="pp-notify" aria-labelledby="pp-notify">
-          {/* "Notify me" (decisions §28): the page's alerts script (site/scripts/price-alerts.ts, loaded when the section
-              comes near) enables the form; with scripts off, or without Web Push, the note says why it cannot work. */}
-          <h2 id="pp-notify">{w.p.notifyTitle}</h2>
-          <p className="muted">{w.p.notifyLead}</p>
-          <form id="notify-form" className="pp-form">
-            <div>
-              <label htmlFor="nt-level">{fill(w.p.notifyLevel, { currency, unit: unitWord(w.t, unit, 'per') })}</label>
-              <input
-                id="nt-level"
-                name="level"
-                type="number"
-                inputMode="decimal"
-                min="0"
-                step="any"
-                required
-                placeholder={values.price === undefined || values.price === null ? undefined : String(values.price)}
-              />
+        {/* With ALERTS=off the page offers no alert: no form, and so no alerts script (its chunk loads only for #notify). */}
+        {props.alerts && (
+          <section id="notify" className="pp-notify" aria-labelledby="pp-notify">
+            {/* "Notify me" (decisions §28): the page's alerts script (site/scripts/price-alerts.ts, loaded when the section
+                comes near) enables the form; with scripts off, or without Web Push, the note says why it cannot work. */}
+            <h2 id="pp-notify">{w.p.notifyTitle}</h2>
+            <p className="muted">{w.p.notifyLead}</p>
+            <form id="notify-form" className="pp-form">
+              <div>
+                <label htmlFor="nt-level">{fill(w.p.notifyLevel, { currency, unit: unitWord(w.t, unit, 'per') })}</label>
+                <input
+                  id="nt-level"
+                  name="level"
+                  type="number"
+                  inputMode="decimal"
+                  min="0"
+                  step="any"
+                  required
+                  placeholder={values.price === undefined || values.price === null ? undefined : String(values.price)}
+                />
+              </div>
+              <div>
+                <label htmlFor="nt-dir">{w.p.notifyWhen}</label>
+                <select id="nt-dir" name="dir" defaultValue="above">
+                  <option value="above">{w.p.notifyAbove}</option>
+                  <option value="below">{w.p.notifyBelow}</option>
+                </select>
+              </div>
+              <div className="go">
+                <button type="submit" disabled>
+                  {w.p.notifyButton}
+                </button>
+              </div>
+            </form>
+            <p id="nt-msg" role="status" aria-live="polite">
+              {w.p.notifyNeedsScripts}
+            </p>
+            <div id="nt-yours" hidden>
+              <h3 id="nt-yours-h">{w.p.notifyYours}</h3>
+              <ul id="nt-list" aria-labelledby="nt-yours-h" />
             </div>
-            <div>
-              <label htmlFor="nt-dir">{w.p.notifyWhen}</label>
-              <select id="nt-dir" name="dir" defaultValue="above">
-                <option value="above">{w.p.notifyAbove}</option>
-                <option value="below">{w.p.notifyBelow}</option>
-              </select>
-            </div>
-            <div className="go">
-              <button type="submit" disabled>
-                {w.p.notifyButton}
-              </button>
-            </div>
-          </form>
-          <p id="nt-msg" role="status" aria-live="polite">
-            {w.p.notifyNeedsScripts}
-          </p>
-          <div id="nt-yours" hidden>
-            <h3 id="nt-yours-h">{w.p.notifyYours}</h3>
-            <ul id="nt-list" aria-labelledby="nt-yours-h" />
-          </div>
-        </section>
+          </section>
+        )}
 
         <section aria-labelledby="pp-pick">
           <h2 id="pp-pick">{w.p.pick}</h2>

@@ -42,6 +42,27 @@ export interface PushTarget {
 
 export type Target = WebhookTarget | PushTarget;
 
+/**
+ * An event waiting in its alert's outbox (decisions §33): written in the same store operation as what caused it (the
+ * fired mark, or the alert itself for its verification), so no crash or store error between the two can lose it. It
+ * leaves the outbox once delivered or failed for good.
+ */
+export interface OutboxEvent {
+  /** The `webhook-id`, the same on every attempt. */
+  id: string;
+  type: EventType;
+  /** The JSON body, fixed at the event. */
+  body: string;
+  /** For a verification: the challenge the answer must hold. */
+  challenge?: string;
+  /** Attempts made so far. */
+  attempt: number;
+  /** When the event was written (ms): its first attempt is due then. */
+  queued_at: number;
+  /** When the last attempt ended (ms); the next is due ALERT_RETRY_SCHEDULE_S's delay after it. */
+  last_at: number | null;
+}
+
 /** The URL a target is reached at (the per-target limit counts by it). */
 export function targetUrl(t: Target): string {
   return t.type === 'webhook' ? t.url : t.endpoint;
@@ -67,6 +88,11 @@ export interface Alert {
   disabled_reason: string | null;
   /** Whether a crossing fires it now (a repeating alert that fired waits to re-arm). */
   armed: boolean;
+  /**
+   * When it was last armed (ms; null while pending): a crossing fires it only between two readings taken after this
+   * (decisions §33). Alerts kept before v1.11 have none: their creation counts.
+   */
+  armed_at?: number | null;
   /** Moves with every re-arm: each crossing of a generation is claimed once across instances. */
   generation: number;
   last_fired_at: number | null;
@@ -81,6 +107,8 @@ export interface Alert {
   /** Until when an unverified alert waits for its target (24 h). */
   pending_until: number;
   deliveries: DeliveryRecord[];
+  /** Events to deliver (absent on alerts kept before v1.11: none). */
+  outbox?: OutboxEvent[];
 }
 
 /** Alerts expire this long after creation. */
@@ -104,6 +132,7 @@ export function newAlert(fields: AlertFields, now: number): Alert {
     state: push ? 'active' : 'pending',
     disabled_reason: null,
     armed: push,
+    armed_at: push ? now : null,
     generation: 0,
     last_fired_at: null,
     fired_count: 0,
@@ -114,6 +143,7 @@ export function newAlert(fields: AlertFields, now: number): Alert {
     expires_at: now + ALERT_LIFETIME_MS,
     pending_until: now + PENDING_LIFETIME_MS,
     deliveries: [],
+    outbox: [],
   };
 }
 
@@ -122,16 +152,32 @@ export const REPEAT_MIN_GAP_MS = 10 * 60_000;
 export const DEFAULT_REARM_PCT = 0.5;
 /** The manage URL lists this many of the latest attempts. */
 export const KEPT_DELIVERIES = 10;
+/** Deliveries running at once in one process (lib/alerts/deliver.ts). */
+export const DELIVERIES_AT_ONCE = 16;
+/** Deliveries running at once to one host, however many target URLs name it (and one at a time per target URL). */
+export const DELIVERIES_PER_HOST = 4;
 /** Events in a row that fail before the alert is disabled. */
 export const FAILURES_TO_DISABLE = 3;
 /** Live alerts one target URL may hold. */
 export const ALERTS_PER_TARGET = 20;
 /** Creations per client address per hour. */
 export const CREATIONS_PER_HOUR = 10;
+/**
+ * Triggered events one alert's outbox may hold: a repeating alert whose target keeps failing stops firing at this many
+ * (it stays armed, and fires again once they are delivered or failed), so one alert's record stays small.
+ */
+export const OUTBOX_LIMIT = 10;
+/**
+ * How long an alert that ended by time (expired, or never verified within 24 h) stays in the store, where its manage
+ * URL says `expired`, before it leaves (decisions §33: within a day). One whose outbox still holds a triggered event
+ * leaves once that is delivered or failed.
+ */
+export const ENDED_KEPT_MS = 6 * 3_600_000;
 
-/** The collection of alerts and the one of queued deliveries in the store. */
+/** The collection of alerts in the store. */
 export const ALERTS = 'alerts';
-export const JOBS = 'alert-jobs';
+/** v1.10's collection of queued deliveries: what it still holds moves into the alerts' outboxes at start. */
+export const LEGACY_JOBS = 'alert-jobs';
 
 /** What the manage URL and the counts say of an alert at `now`. */
 export function statusOf(a: Alert, now = Date.now()): AlertStatus {
@@ -146,6 +192,32 @@ export function statusOf(a: Alert, now = Date.now()): AlertStatus {
 export function isLive(a: Alert, now = Date.now()): boolean {
   const s = statusOf(a, now);
   return s === 'active' || s === 'failing';
+}
+
+/** Whether the alert counts against its target's limit of live alerts (pending, active or failing). */
+export function holdsTarget(a: Alert, now = Date.now()): boolean {
+  const s = statusOf(a, now);
+  return s === 'pending' || s === 'active' || s === 'failing';
+}
+
+/** When the alert was last armed (v1.10's records: their creation). */
+export function armedAt(a: Alert): number {
+  return a.armed_at ?? a.created_at;
+}
+
+/** When the alert ends by time alone: its verification's deadline while pending, else its expiry (ms). */
+export function endsAt(a: Alert): number {
+  return a.state === 'pending' ? Math.min(a.pending_until, a.expires_at) : a.expires_at;
+}
+
+/** When an ended alert leaves the store (ms). */
+export function leavesAt(a: Alert): number {
+  return endsAt(a) + ENDED_KEPT_MS;
+}
+
+/** The alert's outbox (empty on a record kept before v1.11). */
+export function outboxOf(a: Alert): OutboxEvent[] {
+  return (a.outbox ??= []);
 }
 
 /** The key of the prices an alert compares: one per metal, currency and unit. */

@@ -28,7 +28,7 @@ export async function checkPushTarget(t: PushTarget): Promise<void> {
   if (!key || key.length !== 65 || key[0] !== 4) throw new RefusedTarget('push.keys.p256dh must be a P-256 public key (65 bytes, base64url)');
   const auth = b64url(t.keys.auth);
   if (!auth || auth.length !== 16) throw new RefusedTarget('push.keys.auth must be 16 bytes, base64url');
-  await checkedAddresses(target, 'push.endpoint');
+  await checkedAddresses(target, 'push.endpoint', false);
 }
 
 interface VapidKeys {
@@ -85,8 +85,16 @@ function money(value: number, currency: string, unit: Unit): string {
   return `${text}${UNIT_SUFFIX[unit]}`;
 }
 
-/** The notification a browser shows: "Gold above €140.00/g", the price and its time, and the page a click opens: the
- * alert's own price page, `/{metal}/{currency}/{unit}` (decisions §27), whose service worker shows it. */
+/** Declarative Web Push (Push API, "declarative push message"; WebKit since Safari 18.4): the member and value that mark one. */
+export const DECLARATIVE_PUSH = { web_push: 8030 } as const;
+
+/**
+ * The notification a browser shows: "Gold above €140.00/g", the price and its time, and the page a click opens: the
+ * alert's own price page, `/{metal}/{currency}/{unit}` (decisions §27). It is a declarative push message (`web_push:
+ * 8030` and `notification` with `title`, `body` and `navigate`), so a browser that reads those (Safari 18.4+) shows it
+ * without running the service worker; elsewhere the page's service worker (site/scripts/sw.ts) shows the same fields.
+ * The members v1.10 sent (`title`, `body`, `url`, `tag`, `data`) stay beside them, for workers installed before.
+ */
 export function notificationOf(a: Alert, data: Record<string, unknown>): Record<string, unknown> {
   const metal = metalById(a.metal).name;
   const { type, value } = a.condition;
@@ -97,11 +105,16 @@ export function notificationOf(a: Alert, data: Record<string, unknown>): Record<
       : `${metal} ${type} ${money(value, a.currency, a.unit)}`;
   const at = new Date(String(data.crossed_at));
   const time = `${at.toISOString().slice(11, 16)} UTC, ${at.toISOString().slice(0, 10)}`;
+  const body = `${money(Number(data.price), a.currency, a.unit)} at ${time}`;
+  const url = `${a.origin}/${a.metal}/${a.currency.toLowerCase()}/${a.unit}`;
   return {
+    ...DECLARATIVE_PUSH,
+    // The words are English (as the title's money format is): the service does not know the reader's language.
+    notification: { title, body, navigate: url, tag: a.id, lang: 'en', dir: 'ltr' },
     type: 'alert.triggered',
     title,
-    body: `${money(Number(data.price), a.currency, a.unit)} at ${time}`,
-    url: `${a.origin}/${a.metal}/${a.currency.toLowerCase()}/${a.unit}`,
+    body,
+    url,
     tag: a.id,
     data,
   };

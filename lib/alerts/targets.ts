@@ -10,6 +10,11 @@ import { targetsAllowed } from './config';
 // the whole answer if any address is not public, and the socket connects only to an address it checked
 // (no DNS rebinding between the check and the connection). `ALERT_TARGETS_ALLOW` lets an operator (and the
 // tests) allow hosts by name or addresses by CIDR, over `http` too.
+// A stranger's name is looked up by DNS queries of the process's own (c-ares, `dns.Resolver`), not by the system's
+// getaddrinfo: those hold one of libuv's four threads (shared with compression and file work) until the system
+// resolver gives up, however long that takes, and cannot be cancelled. Here each lookup has a deadline, after which its
+// queries are cancelled, and at most LOOKUPS_AT_ONCE run at once in the process (decisions §33). A host the operator
+// allows by name is theirs (a name in /etc/hosts, a container's): the system resolver looks it up.
 
 /** Every range that is not the public internet, IPv4 and IPv6. */
 const NOT_PUBLIC: [string, number, 'ipv4' | 'ipv6'][] = [
@@ -91,6 +96,17 @@ export class RefusedTarget extends Error {
   }
 }
 
+/**
+ * A name that does not resolve (no records, or none within the deadline): refused at creation like any RefusedTarget,
+ * but at a delivery a network error like another, tried again (a resolver's trouble passes).
+ */
+export class Unresolved extends RefusedTarget {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'Unresolved';
+  }
+}
+
 export interface CheckedTarget {
   url: URL;
   /** The host without brackets: a name, or an IP literal. */
@@ -120,36 +136,100 @@ export function parseTarget(raw: string, field = 'webhook.url'): CheckedTarget {
   return { url, host, byName };
 }
 
-/** Every address `host` resolves to. */
-function resolveAll(host: string): Promise<dns.LookupAddress[]> {
+/** Lookups of strangers' names running at once in this process (creations' checks and deliveries' connections together). */
+export const LOOKUPS_AT_ONCE = 8;
+/** How long one name's lookup may take (ms); then its queries are cancelled and the name counts as not resolving. */
+export const LOOKUP_DEADLINE_MS = 3000;
+
+/** Seconds a creation that found every lookup slot taken is told to wait (503, Retry-After). */
+export const LOOKUPS_BUSY_RETRY_S = 5;
+
+/** Every lookup slot is taken, and the caller would rather not wait (a creation answers 503 with Retry-After). */
+export class LookupsBusy extends Error {
+  constructor() {
+    super('too many target names are being looked up at once');
+    this.name = 'LookupsBusy';
+  }
+}
+
+// The slots, once per process (each bundle's copy of this module counts in the same place).
+const SLOT = Symbol.for('goldapi.alerts.lookups');
+const slot = globalThis as { [SLOT]?: { running: number; waiting: (() => void)[] } };
+const lookups = () => (slot[SLOT] ??= { running: 0, waiting: [] });
+
+/** Runs `fn` in a lookup slot: at once when one is free, else after the lookups ahead of it (`wait`) or not at all (LookupsBusy). */
+async function inLookupSlot<T>(wait: boolean, fn: () => Promise<T>): Promise<T> {
+  const l = lookups();
+  if (l.running < LOOKUPS_AT_ONCE) l.running++;
+  else if (!wait) throw new LookupsBusy();
+  // A slot is handed over by the lookup that ends (running stays as it is).
+  else await new Promise<void>((r) => l.waiting.push(r));
+  try {
+    return await fn();
+  } finally {
+    const next = l.waiting.shift();
+    if (next) next();
+    else l.running--;
+  }
+}
+
+/** The A and AAAA records of `host`, by DNS queries cancelled at `deadlineMs`. Throws Unresolved when none come. */
+export async function queryAddresses(host: string, field: string, deadlineMs = LOOKUP_DEADLINE_MS): Promise<dns.LookupAddress[]> {
+  const resolver = new dns.promises.Resolver({ timeout: Math.ceil(deadlineMs / 2), tries: 1 });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      resolver.cancel();
+      reject(new Unresolved(`${field}'s host did not resolve within ${deadlineMs / 1000} s`));
+    }, deadlineMs);
+  });
+  try {
+    const [v4, v6] = await Promise.race([Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]), deadline]);
+    const addresses = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (addresses.length > 0) return addresses;
+    const code = [v4, v6].map((r) => (r.status === 'rejected' ? (r.reason as NodeJS.ErrnoException).code : undefined)).find(Boolean);
+    throw new Unresolved(`${field}'s host does not resolve${code ? ` (${code})` : ''}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What the system resolver answers for a host the operator allows by name. */
+function systemLookup(host: string): Promise<dns.LookupAddress[]> {
   return new Promise((resolve, reject) => {
     dns.lookup(host, { all: true, order: 'verbatim' }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
   });
 }
 
-/** The addresses a connection to `t` may use, each one checked; throws RefusedTarget when any is not permitted or none resolve. */
-export async function checkedAddresses(t: CheckedTarget, field = 'webhook.url'): Promise<dns.LookupAddress[]> {
+/**
+ * The addresses a connection to `t` may use, each one checked; throws RefusedTarget when any is not permitted or none
+ * resolve. `wait`: when every lookup slot is taken, wait for one (a delivery, whose own deadline bounds it) rather than
+ * throw LookupsBusy (a creation).
+ */
+export async function checkedAddresses(t: CheckedTarget, field = 'webhook.url', wait = true): Promise<dns.LookupAddress[]> {
   const family = net.isIP(t.host);
   if (family !== 0) return [{ address: t.host, family }];
-  let addresses: dns.LookupAddress[];
-  try {
-    addresses = await resolveAll(t.host);
-  } catch (err) {
-    throw new RefusedTarget(`${field}'s host does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  if (t.byName) {
+    try {
+      return await systemLookup(t.host);
+    } catch (err) {
+      throw new Unresolved(`${field}'s host does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
   }
-  if (addresses.length === 0) throw new RefusedTarget(`${field}'s host does not resolve`);
-  if (!t.byName) {
-    const allow = allowed();
-    const bad = addresses.find((a) => !permitted(a.address, allow));
-    if (bad) throw new RefusedTarget(`${field}'s host resolves to an address that is not public (${bad.address})`);
-  }
+  const addresses = await inLookupSlot(wait, () => queryAddresses(t.host, field));
+  const allow = allowed();
+  const bad = addresses.find((a) => !permitted(a.address, allow));
+  if (bad) throw new RefusedTarget(`${field}'s host resolves to an address that is not public (${bad.address})`);
   return addresses;
 }
 
-/** The full check at creation: the URL, then every address its host resolves to. */
+/** The full check at creation: the URL, then every address its host resolves to (LookupsBusy when every lookup slot is taken). */
 export async function checkTarget(raw: string, field = 'webhook.url'): Promise<CheckedTarget> {
   const t = parseTarget(raw, field);
-  await checkedAddresses(t, field);
+  await checkedAddresses(t, field, false);
   return t;
 }
 

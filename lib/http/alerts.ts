@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ALERTS_PER_TARGET, CREATIONS_PER_HOUR, newAlert, statusOf, targetUrl, type Alert, type Target } from '../alerts/model';
 import { checkPushTarget, vapidKeys } from '../alerts/push';
+import { alertIndex, liveOnTarget } from '../alerts/alert-index';
 import { alertsEnabled } from '../alerts/config';
-import { enqueue } from '../alerts/deliver';
-import { alertIndex, startAlerts } from '../alerts/evaluate';
+import { kick, outboxEvent } from '../alerts/deliver';
+import { startAlerts } from '../alerts/evaluate';
 import { hashToken, loadAlert, newId, newSecret, newToken, removeAlert, saveAlert, tokenMatches } from '../alerts/records';
-import { checkTarget, RefusedTarget } from '../alerts/targets';
+import { checkTarget, LookupsBusy, LOOKUPS_BUSY_RETRY_S, RefusedTarget } from '../alerts/targets';
 import { ApiError } from '../core/errors';
 import { checkCurrency, fxInUse } from '../prices/spot';
 import { peekServed } from '../prices/served-price';
@@ -21,6 +22,10 @@ import { errorResponder, MAX_QUERY_LENGTH, REFUSED_METHOD_HEADER } from './route
 // POST /api/v1/alerts and the manage URL /api/v1/alerts/{id}?token=… (decisions §28). The only REST paths
 // that take another method than GET: the collection takes POST (JSON, at most 4 KB), an alert GET and DELETE.
 // A wrong or missing token is the same 404 as an unknown id. `ALERTS=off` answers 503 on both.
+// A creation counts against its client's limit before anything else is done for it (decisions §33): before its body
+// is read, before any name is looked up, and whatever the answer (a refused one counts as much as one created). Its
+// target's name is then looked up within a deadline, in one of a few slots the process has; with every slot taken the
+// answer is 503 with Retry-After (the service is busy, the client did nothing wrong).
 
 export const MAX_ALERT_BODY = 4096;
 export const COLLECTION_ALLOW = 'POST, OPTIONS';
@@ -102,6 +107,27 @@ function invalid(err: z.ZodError): ApiError {
 }
 
 async function create(req: Request): Promise<Response> {
+  const rate = await countRate(CREATION_POLICY, clientAddress(req.headers));
+  const limitHeaders = rateLimitHeaders(CREATION_POLICY, rate);
+  if (!rate.allowed) {
+    throw new ApiError(
+      429,
+      `Rate limit exceeded: ${CREATIONS_PER_HOUR} alerts created per hour per client. Retry after ${rate.reset} s.`,
+      {},
+      { 'Retry-After': String(rate.reset), ...limitHeaders },
+    );
+  }
+  try {
+    return await createCounted(req, limitHeaders);
+  } catch (err) {
+    // Every answer to a counted creation says what is left of the limit.
+    if (err instanceof ApiError) throw new ApiError(err.status, err.message, err.extra, { ...limitHeaders, ...err.headers });
+    throw err;
+  }
+}
+
+/** The creation, once counted: the body, the alert's fields, the target (looked up), its limit, then the alert. */
+async function createCounted(req: Request, limitHeaders: Record<string, string>): Promise<Response> {
   const parsed = AlertRequest.safeParse(await readJson(req));
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
@@ -117,24 +143,21 @@ async function create(req: Request): Promise<Response> {
     else await checkPushTarget(target);
   } catch (err) {
     if (err instanceof RefusedTarget) throw new ApiError(400, err.message);
+    if (err instanceof LookupsBusy) {
+      throw new ApiError(
+        503,
+        `Too many alert targets are being checked at once; retry in ${LOOKUPS_BUSY_RETRY_S} s`,
+        {},
+        {
+          'Retry-After': String(LOOKUPS_BUSY_RETRY_S),
+        },
+      );
+    }
     throw err;
   }
   const idx = await alertIndex(now);
-  if ((idx?.perTarget.get(url) ?? 0) >= ALERTS_PER_TARGET) {
+  if (idx && liveOnTarget(idx, url, now) >= ALERTS_PER_TARGET) {
     throw new ApiError(429, `This target already holds ${ALERTS_PER_TARGET} live alerts; delete one first`);
-  }
-  const rate = await countRate(CREATION_POLICY, clientAddress(req.headers));
-  const limitHeaders = rateLimitHeaders(CREATION_POLICY, rate);
-  if (!rate.allowed) {
-    throw new ApiError(
-      429,
-      `Rate limit exceeded: ${CREATIONS_PER_HOUR} alerts created per hour per client. Retry after ${rate.reset} s.`,
-      {},
-      {
-        'Retry-After': String(rate.reset),
-        ...limitHeaders,
-      },
-    );
   }
   const token = newToken();
   const condition =
@@ -159,11 +182,13 @@ async function create(req: Request): Promise<Response> {
     },
     now,
   );
-  await saveAlert(alert);
+  // A webhook's verification is written with the alert, in its outbox.
   if (target.type === 'webhook') {
     const challenge = newToken();
-    await enqueue(alert, 'alert.verification', { alert_id: alert.id, challenge }, challenge);
+    alert.outbox = [outboxEvent(alert, 'alert.verification', { alert_id: alert.id, challenge }, challenge, now)];
   }
+  await saveAlert(alert);
+  if (target.type === 'webhook') void kick();
   const manage = `${alert.origin}/api/v1/alerts/${alert.id}?token=${token}`;
   const body: AlertCreated = {
     id: alert.id,

@@ -57,7 +57,7 @@ export const AlertRequest = z
     }),
     rearm_pct: z.number().positive().max(50).default(0.5).meta({
       description:
-        'How far (percent of the level; percentage points for move_pct) the price must go back before a repeating alert re-arms (default 0.5)',
+        'How far (percent of the level; percentage points for move_pct, which must be above it) the price must go back before a repeating alert re-arms (default 0.5)',
     }),
     webhook: WebhookTargetInput.optional().meta({ description: 'Deliver by Standard Webhooks POSTs to this URL' }),
     push: PushTargetInput.optional().meta({ description: 'Deliver as a Web Push notification to this browser subscription' }),
@@ -67,6 +67,12 @@ export const AlertRequest = z
     message: 'exactly one condition: above, below or move_pct',
   })
   .refine((a) => (a.webhook === undefined) !== (a.push === undefined), { message: 'exactly one target: webhook {url} or push {endpoint, keys}' })
+  // A repeating move_pct re-arms once |change| falls to move_pct − rearm_pct: at or below zero, it never would.
+  .refine((a) => !(a.repeat && a.move_pct !== undefined && a.move_pct <= a.rearm_pct), {
+    path: ['rearm_pct'],
+    message:
+      'a repeating move_pct alert must have move_pct above rearm_pct: it re-arms once the change is back within move_pct − rearm_pct points of the previous close, which cannot happen otherwise',
+  })
   .meta({ description: 'A price alert: the metal in a currency and unit, one condition, one target' })
   .register(components, { id: 'AlertRequest' });
 export type AlertRequest = z.output<typeof AlertRequest>;

@@ -150,6 +150,17 @@ export class App {
     throw new Error(`server not ready after 30 s:\n${this.output}`);
   }
 
+  /** Kills the server at once (SIGKILL), as a crash would: nothing of its own runs after this. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    // Gone by a signal (its exitCode stays null): nothing is left to stop.
+    this.child = null;
+  }
+
   /** Stops the server as a platform does (SIGTERM), killing it only well after its own grace has run out and been logged. */
   async stop(): Promise<void> {
     const child = this.child;

@@ -79,6 +79,33 @@ describe('the service worker’s notification', () => {
     expect(n.title).toBe('Gold above €140.00/g');
     expect(n.options).toMatchObject({ body: '€140.10/g at 10:00 UTC', tag: 'alrt_1', data: { url: `${origin}/gold/eur/gram` } });
   });
+  it('shows a declarative push message from its notification (the fields Safari shows without the worker)', () => {
+    const n = notificationOf(
+      {
+        web_push: 8030,
+        notification: {
+          title: 'Gold below £90.00/g',
+          body: '£89.95/g at 14:02 UTC',
+          navigate: `${origin}/gold/gbp/gram`,
+          tag: 'alrt_2',
+          lang: 'en',
+          dir: 'ltr',
+        },
+      },
+      origin,
+    );
+    expect(n.title).toBe('Gold below £90.00/g');
+    expect(n.options).toMatchObject({
+      body: '£89.95/g at 14:02 UTC',
+      tag: 'alrt_2',
+      lang: 'en',
+      dir: 'ltr',
+      data: { url: `${origin}/gold/gbp/gram` },
+    });
+    // Its navigate leads only to the service's own origin, as v1.10's url did.
+    const away = notificationOf({ web_push: 8030, notification: { title: 't', navigate: 'https://evil.example/' } }, origin);
+    expect(away.options.data.url).toBe(`${origin}/`);
+  });
   it('opens only pages of its own origin', () => {
     expect(sameOrigin('https://evil.example/x', origin)).toBe(`${origin}/`);
     expect(sameOrigin('/silver/usd/oz', origin)).toBe(`${origin}/silver/usd/oz`);
