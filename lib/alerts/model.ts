@@ -156,6 +156,12 @@ export const KEPT_DELIVERIES = 10;
 export const DELIVERIES_AT_ONCE = 16;
 /** Deliveries running at once to one host, however many target URLs name it (and one at a time per target URL). */
 export const DELIVERIES_PER_HOST = 4;
+/** Lookups of strangers' names running at once in one process (creations' checks and deliveries' connections together). */
+export const LOOKUPS_AT_ONCE = 8;
+/** How long one name's lookup may take (ms); then its queries are cancelled and the name counts as not resolving. */
+export const LOOKUP_DEADLINE_MS = 3000;
+/** Seconds a creation that found every lookup slot taken is told to wait (503, Retry-After). */
+export const LOOKUPS_BUSY_RETRY_S = 5;
 /** Events in a row that fail before the alert is disabled. */
 export const FAILURES_TO_DISABLE = 3;
 /** Live alerts one target URL may hold. */

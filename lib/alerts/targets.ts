@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { targetsAllowed } from './config';
+import { LOOKUP_DEADLINE_MS, LOOKUPS_AT_ONCE } from './model';
 
 // No one is reached who did not ask, nothing inside is reached at all (decisions §28). A webhook URL is
 // `https` on a public address: no userinfo, no IP literal or name resolving into a range that is not the
@@ -135,14 +136,6 @@ export function parseTarget(raw: string, field = 'webhook.url'): CheckedTarget {
   if (!literal && !byName && (host === '' || !host.includes('.'))) throw new RefusedTarget(`${field} must name a public host`);
   return { url, host, byName };
 }
-
-/** Lookups of strangers' names running at once in this process (creations' checks and deliveries' connections together). */
-export const LOOKUPS_AT_ONCE = 8;
-/** How long one name's lookup may take (ms); then its queries are cancelled and the name counts as not resolving. */
-export const LOOKUP_DEADLINE_MS = 3000;
-
-/** Seconds a creation that found every lookup slot taken is told to wait (503, Retry-After). */
-export const LOOKUPS_BUSY_RETRY_S = 5;
 
 /** Every lookup slot is taken, and the caller would rather not wait (a creation answers 503 with Retry-After). */
 export class LookupsBusy extends Error {

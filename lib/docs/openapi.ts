@@ -554,14 +554,18 @@ export function alertPaths(): Json {
           'Keyless: the answer holds the alert’s `manage_url` (with a random token: GET shows the alert, DELETE removes it) and the signing ' +
           '`secret` (`whsec_…`), both shown once. The target first receives an `alert.verification` event and must answer 2xx within 10 s ' +
           'with the `challenge` in its body; the alert is `pending` until then (24 h at most). Then, on every fresh reading of the metal, ' +
-          'a crossing of the level between two readings (previous < level ≤ current for `above`; current ≤ level < previous for `below`; ' +
-          '±P % of the day change for `move_pct`) sends one `alert.triggered` event, never on a stale price, as a Standard Webhooks POST ' +
-          '(`webhook-id`, `webhook-timestamp`, `webhook-signature`). Retried with the same `webhook-id` after a timeout, a network error, 429 or ' +
-          '5xx (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); another 4xx fails at once, 410 disables, three failed events in a row disable; redirects ' +
-          'are not followed. The URL must be https on a public address. With `push` (a browser’s PushSubscription on a known push ' +
-          'service, subscribed with `/api/v1/alerts/push-key`) the alert is active at once and each event is a Web Push notification ' +
-          '(aes128gcm, VAPID, a TTL and a Topic per alert); a 404 or 410 from the push service deletes it. 10 creations per client per hour, 20 live alerts per target URL; ' +
-          'alerts expire after 90 days. Body: JSON, at most 4 KB.',
+          'a crossing of the level between two readings both taken after the alert was armed (previous < level ≤ current for `above`; ' +
+          'current ≤ level < previous for `below`; ±P % of the day change for `move_pct`) sends one `alert.triggered` event, never on a ' +
+          'stale price, as a Standard Webhooks POST (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The event is kept with the ' +
+          'alert’s fired mark in one write, so a crash cannot lose it; it may come twice with the same `webhook-id` (deduplicate on it). ' +
+          'Retried with the same `webhook-id` after a timeout, a network error, 429 or 5xx (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); another 4xx ' +
+          'fails at once, 410 disables, three failed events in a row disable; redirects are not followed. The URL must be https on a public ' +
+          'address. With `push` (a browser’s PushSubscription on a known push service, subscribed with `/api/v1/alerts/push-key`) the alert ' +
+          'is active at once and each event is a Web Push notification (aes128gcm, VAPID, a TTL and a Topic per alert) that is a Declarative ' +
+          'Web Push message (`web_push: 8030`, `notification: {title, body, navigate}`); a 404 or 410 from the push service removes every ' +
+          'alert of that subscription. 10 creations per client per hour, counted first, before the body is read or any name looked up, ' +
+          'refused ones included; 20 live alerts per target URL. Alerts expire after 90 days (unverified ones after 24 h) and leave the ' +
+          'store within a day after. Body: JSON, at most 4 KB.',
         tags: ['Alerts'],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertRequest' } } } },
         responses: {
@@ -574,10 +578,14 @@ export function alertPaths(): Json {
             },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/AlertCreated' } } },
           },
-          400: error('Invalid alert (the field named, with `valid` values where a list has them), or a webhook URL refused'),
+          400: error(
+            'Invalid alert (the field named, with `valid` values where a list has them; a repeating `move_pct` not above `rearm_pct`), or a target refused (not https, not public, on no known push service, or a name that does not resolve within 3 s)',
+          ),
           413: error('Body larger than 4 KB'),
           429: error('Over 10 creations per client per hour (with `Retry-After`), or 20 live alerts on this target URL'),
-          503: off,
+          503: error(
+            'Alerts are turned off on this deployment (ALERTS=off), or too many targets are being checked at once (with `Retry-After: 5`: try again)',
+          ),
         },
       },
     },

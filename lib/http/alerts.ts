@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ALERTS_PER_TARGET, CREATIONS_PER_HOUR, newAlert, statusOf, targetUrl, type Alert, type Target } from '../alerts/model';
+import { ALERTS_PER_TARGET, CREATIONS_PER_HOUR, LOOKUPS_BUSY_RETRY_S, newAlert, statusOf, targetUrl, type Alert, type Target } from '../alerts/model';
 import { checkPushTarget, vapidKeys } from '../alerts/push';
 import { alertIndex, liveOnTarget } from '../alerts/alert-index';
 import { alertsEnabled } from '../alerts/config';
 import { kick, outboxEvent } from '../alerts/deliver';
 import { startAlerts } from '../alerts/evaluate';
 import { hashToken, loadAlert, newId, newSecret, newToken, removeAlert, saveAlert, tokenMatches } from '../alerts/records';
-import { checkTarget, LookupsBusy, LOOKUPS_BUSY_RETRY_S, RefusedTarget } from '../alerts/targets';
+import { checkTarget, LookupsBusy, RefusedTarget } from '../alerts/targets';
 import { ApiError } from '../core/errors';
 import { checkCurrency, fxInUse } from '../prices/spot';
 import { peekServed } from '../prices/served-price';

@@ -1,5 +1,13 @@
 import type { PageConfig } from 'next';
-import { ALERTS_PER_TARGET, CREATIONS_PER_HOUR } from '@/lib/alerts/model';
+import {
+  ALERTS_PER_TARGET,
+  CREATIONS_PER_HOUR,
+  DELIVERIES_AT_ONCE,
+  DELIVERIES_PER_HOST,
+  ENDED_KEPT_MS,
+  LOOKUP_DEADLINE_MS,
+  LOOKUPS_BUSY_RETRY_S,
+} from '@/lib/alerts/model';
 import { Code } from '@/site/code';
 import { PageHead } from '@/site/layout';
 import { originProps } from '@/site/page-props';
@@ -82,12 +90,25 @@ webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
           latest deliveries; <code>DELETE manage_url</code> removes it (204). A wrong token is a 404.
         </li>
         <li>
-          Alerts expire after 90 days. {CREATIONS_PER_HOUR} creations per client address per hour (429 with <code>Retry-After</code> and{' '}
-          <code>RateLimit</code> headers), {ALERTS_PER_TARGET} live alerts per webhook URL.
+          A repeating <code>move_pct</code> must be above its <code>rearm_pct</code> (it re-arms once the change is back within{' '}
+          <code>move_pct − rearm_pct</code> points); otherwise the answer is a 400 that says so.
+        </li>
+        <li>
+          {CREATIONS_PER_HOUR} creations per client address per hour (429 with <code>Retry-After</code> and <code>RateLimit</code> headers). Each
+          creation counts before anything else is done for it, refused ones included: a body that is not JSON, an invalid alert or a target that is
+          refused uses up the limit as a created alert does. {ALERTS_PER_TARGET} live (pending, active or failing) alerts per webhook URL or push
+          endpoint.
         </li>
         <li>
           The webhook URL must be <code>https</code> on a public address: no user name or password, nothing that is or resolves to a loopback,
           private, link-local, carrier-grade NAT, multicast or unique-local address, checked again on every delivery against the address connected to.
+          Its name is looked up by the service’s own DNS queries, given {LOOKUP_DEADLINE_MS / 1000} s (a name that does not resolve by then is a 400);
+          a few lookups run at once, and a creation that finds them all taken is answered 503 with <code>Retry-After: {LOOKUPS_BUSY_RETRY_S}</code>.
+        </li>
+        <li>
+          Alerts expire after 90 days; one whose target never answered the verification, after 24 hours. Either stops counting (against its target’s
+          limit, in <code>/api/v1/status</code>) at that moment; its manage URL says <code>expired</code> for {ENDED_KEPT_MS / 3_600_000} hours, then
+          the alert is gone (404).
         </li>
       </ul>
 
@@ -101,12 +122,20 @@ webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
       <p>
         On every fresh reading of the metal the service takes, a crossing between the previous reading and this one (previous &lt; level ≤ current for{' '}
         <code>above</code>) sends one event: never on a stale or unavailable price, and the price is spot’s, in your currency and unit, rounded as
-        spot rounds it. Each crossing is delivered once, whichever instance saw it.
+        spot rounds it. Both readings must be taken after the alert was armed (verified, or re-armed): a level already passed when you asked does not
+        fire at once. Each crossing is delivered once, whichever instance saw it.
+      </p>
+      <p>
+        The event is written in the same store operation that marks the alert fired, so a crash or a store failure between the two cannot lose it; an
+        instance that stops mid-delivery leaves it to another (or to itself, started again) within seconds. The same event may therefore arrive twice,
+        with the same <code>webhook-id</code>: deduplicate on it.
       </p>
       <Code title="A delivery (Standard Webhooks)">{event}</Code>
       <p>
         A timeout (10 s), a network error, 429 or 5xx is retried with the same <code>webhook-id</code> after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h.
-        Any other 4xx fails the event at once; 410 disables the alert; three events in a row that fail disable it. Redirects are not followed.
+        Any other 4xx fails the event at once; 410 disables the alert; three events in a row that fail disable it. Redirects are not followed. Each
+        instance sends at most {DELIVERIES_AT_ONCE} deliveries at once, one at a time per target URL and {DELIVERIES_PER_HOST} per host: a target that
+        is slow to answer holds its own turn, up to its 10 s, and no one else’s.
       </p>
 
       <h2 id="receiver">A receiver that verifies each delivery</h2>
@@ -119,18 +148,21 @@ webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
         <code>applicationServerKey</code>. The subscription is the browser’s own consent: the alert is active at once and has no secret. Each event is
         a notification encrypted for that browser (RFC 8291, <code>aes128gcm</code>), signed with the deployment’s VAPID key, with a TTL and a{' '}
         <code>Topic</code> per alert; its JSON holds a <code>title</code> such as “Gold above €140.00/g”, a <code>body</code> with the price and its
-        time, the <code>url</code> a click opens and the same <code>data</code> as a webhook event. A 404 or 410 from the push service means the
-        browser unsubscribed: the alert is deleted.
+        time, the <code>url</code> a click opens and the same <code>data</code> as a webhook event. It is also a Declarative Web Push message (
+        <code>web_push: 8030</code> and <code>notification</code> with <code>title</code>, <code>body</code>, <code>navigate</code>, <code>tag</code>
+        ), so Safari 18.4 and later show it without running the page’s service worker; where the worker runs, it shows the same. A 404 or 410 from the
+        push service means the browser unsubscribed: every alert of that subscription is deleted.
       </p>
 
       <h2 id="operators">Operators</h2>
       <p>
-        <code>ALERTS=off</code> turns alerts off (the endpoints answer 503). <code>VAPID_PUBLIC_KEY</code>, <code>VAPID_PRIVATE_KEY</code> and{' '}
-        <code>VAPID_SUBJECT</code> (a <code>mailto:</code> or https URL) set the Web Push key; without them a key pair is made once and kept in the
-        store. <code>ALERT_TARGETS_ALLOW</code> (hosts or CIDRs, comma-separated) allows targets beyond public https addresses, <code>http</code>{' '}
-        included. <code>ALERT_RETRY_SCHEDULE_S</code> sets the retry delays. Alerts live in the store (embedded or KV) and survive restarts;{' '}
-        <code>/api/v1/status</code> and <code>/metrics</code> count them. On a platform that freezes instances between requests, retries due in
-        between run with the next sampling (the cron, every 2 minutes).
+        <code>ALERTS=off</code> turns alerts off (the endpoints answer 503, and the price pages offer no “Notify me”). <code>VAPID_PUBLIC_KEY</code>,{' '}
+        <code>VAPID_PRIVATE_KEY</code> and <code>VAPID_SUBJECT</code> (a <code>mailto:</code> or https URL) set the Web Push key; without them a key
+        pair is made once and kept in the store. <code>ALERT_TARGETS_ALLOW</code> (hosts or CIDRs, comma-separated) allows targets beyond public https
+        addresses, <code>http</code> included; a host allowed by name is looked up by the system’s resolver (<code>/etc/hosts</code>, a container’s
+        names), any other by the DNS servers the system names. <code>ALERT_RETRY_SCHEDULE_S</code> sets the retry delays. Alerts live in the store
+        (embedded or KV) and survive restarts; <code>/api/v1/status</code> and <code>/metrics</code> count them. On a platform that freezes instances
+        between requests, retries due in between run with the next sampling (the cron, every 2 minutes).
       </p>
     </>
   );

@@ -109,7 +109,8 @@ describe('creating an alert cannot tie the service up', () => {
   });
 
   it('a lookup has a deadline, its queries cancelled; at most LOOKUPS_AT_ONCE run at once, and a creation past them is a 503 with Retry-After, looked up for nothing', async () => {
-    const { LOOKUPS_AT_ONCE, queryAddresses } = h.lib.targets;
+    const { LOOKUPS_AT_ONCE } = h.lib.model;
+    const { queryAddresses } = h.lib.targets;
     // A resolver that never answers: the deadline ends the lookup and cancels its queries.
     const cancel = vi.spyOn(dns.promises.Resolver.prototype, 'cancel');
     const silent = controlledResolver(() => new Promise<string>(() => {}));
