@@ -31,8 +31,8 @@ import { guardedLookup, parseTarget, peerPermitted, type CheckedTarget } from '.
 // followed, a refused address) fails the event at once. Three events in a row that fail disable the alert. The
 // verification event activates the alert when the answer is 2xx with the challenge in its body.
 // One pump per process (on globalThis, whichever bundle kicks it) runs at most DELIVERIES_AT_ONCE attempts at once,
-// one at a time per target URL and DELIVERIES_PER_HOST per host, so a target that hangs holds its own slot until its
-// 10 s timeout and the others go on.
+// one at a time per target URL and DELIVERIES_PER_HOST per webhook host, so a target that hangs holds its own slot
+// until its 10 s timeout and the others go on.
 
 /** A delivery's claim outlasts its timeout by this much (seconds): the store writes after the answer. */
 const CLAIM_MARGIN_S = 15;
@@ -171,17 +171,18 @@ async function startDue(p: Pump): Promise<void> {
   for (const { alert, event } of due) {
     if (p.running.size >= DELIVERIES_AT_ONCE) break;
     const target = targetUrl(alert.target);
-    const host = hostOf(target);
-    if (p.perTarget.has(target) || (p.perHost.get(host) ?? 0) >= DELIVERIES_PER_HOST) continue;
+    // The host counts for a webhook; a push endpoint's host is one of the four push services (none is held back).
+    const host = alert.target.type === 'webhook' ? hostOf(target) : '';
+    if (p.perTarget.has(target) || (host && (p.perHost.get(host) ?? 0) >= DELIVERIES_PER_HOST)) continue;
     p.running.add(event.id);
     bump(p.perTarget, target, 1);
-    bump(p.perHost, host, 1);
+    if (host) bump(p.perHost, host, 1);
     void deliver(p, alert.id, event)
       .catch((err) => console.warn(`[alerts] delivery of ${event.id} failed: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
         p.running.delete(event.id);
         bump(p.perTarget, target, -1);
-        bump(p.perHost, host, -1);
+        if (host) bump(p.perHost, host, -1);
         void scan(p);
       });
   }

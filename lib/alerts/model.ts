@@ -153,9 +153,13 @@ export const DEFAULT_REARM_PCT = 0.5;
 /** The manage URL lists this many of the latest attempts. */
 export const KEPT_DELIVERIES = 10;
 /** Deliveries running at once in one process (lib/alerts/deliver.ts). */
-export const DELIVERIES_AT_ONCE = 16;
-/** Deliveries running at once to one host, however many target URLs name it (and one at a time per target URL). */
-export const DELIVERIES_PER_HOST = 4;
+export const DELIVERIES_AT_ONCE = 32;
+/**
+ * Webhook deliveries running at once to one host, however many target URLs name it (and one at a time per target URL):
+ * a stranger's host holds at most this many. The four push services are not strangers' (their endpoints go one at a
+ * time each, within DELIVERIES_AT_ONCE).
+ */
+export const DELIVERIES_PER_HOST = 8;
 /** Lookups of strangers' names running at once in one process (creations' checks and deliveries' connections together). */
 export const LOOKUPS_AT_ONCE = 8;
 /** How long one name's lookup may take (ms); then its queries are cancelled and the name counts as not resolving. */

@@ -134,8 +134,8 @@ webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
       <p>
         A timeout (10 s), a network error, 429 or 5xx is retried with the same <code>webhook-id</code> after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h.
         Any other 4xx fails the event at once; 410 disables the alert; three events in a row that fail disable it. Redirects are not followed. Each
-        instance sends at most {DELIVERIES_AT_ONCE} deliveries at once, one at a time per target URL and {DELIVERIES_PER_HOST} per host: a target that
-        is slow to answer holds its own turn, up to its 10 s, and no one else’s.
+        instance sends at most {DELIVERIES_AT_ONCE} deliveries at once, one at a time per target URL and {DELIVERIES_PER_HOST} per webhook host: a
+        target that is slow to answer holds its own turn, up to its 10 s, and no one else’s.
       </p>
 
       <h2 id="receiver">A receiver that verifies each delivery</h2>

@@ -56,7 +56,7 @@ export interface AlertHarness {
   /** Requests held unanswered ('hang'): `release` answers them 200. */
   held: http.ServerResponse[];
   release(): void;
-  /** What the local push service received, and what it answers per path (201 unless set). */
+  /** What the local push service received, and what it answers per path (201 unless set; 0: held unanswered). */
   pushes: { path: string; headers: http.IncomingHttpHeaders; body: Buffer }[];
   pushAnswer: Map<string, number>;
   /** The time of the readings handed in (ms), a minute apart unless a test moves it. */
@@ -191,7 +191,9 @@ export function alertHarness(): AlertHarness {
         if (req.url?.startsWith('/push/')) {
           // The local push service: keeps what it was sent, answers 201 as push services do (or the test's status).
           h.pushes.push({ path: req.url, headers: req.headers, body: Buffer.concat(chunks) });
-          res.writeHead(h.pushAnswer.get(req.url) ?? 201).end();
+          const status = h.pushAnswer.get(req.url) ?? 201;
+          if (status === 0) return void h.held.push(res);
+          res.writeHead(status).end();
           return;
         }
         const body = Buffer.concat(chunks).toString('utf8');

@@ -292,7 +292,7 @@ describe('deliveries', () => {
     expect((await view(cut.manage_url)).deliveries[1].error).toMatch(/^network error: (ECONNRESET|socket hang up)/);
   });
 
-  it('sixty due at once, one target hanging: at most 16 go at once, 4 per host, 1 per target; the other fifty-nine arrive while it hangs', async () => {
+  it('sixty due at once, one target hanging: at most DELIVERIES_AT_ONCE go at once, DELIVERIES_PER_HOST per webhook host, one per target; the other fifty-nine arrive while it hangs', async () => {
     const { DELIVERIES_AT_ONCE, DELIVERIES_PER_HOST } = h.lib.model;
     const { deliveriesUnderWay } = h.lib.deliver;
     process.env.ALERT_TARGETS_ALLOW = '127.0.0.0/8';
@@ -377,6 +377,31 @@ describe('deliveries', () => {
         await new Promise((r) => server.close(r));
       }
     }
+  });
+
+  it('pushes to the push services are not held to DELIVERIES_PER_HOST: their endpoints go one at a time each, within the pool', async () => {
+    const { DELIVERIES_PER_HOST } = h.lib.model;
+    const n = DELIVERIES_PER_HOST + 2;
+    const keys = {
+      p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+      auth: 'tBHItJI5svbpez7KI4CCXg',
+    };
+    // n browsers on one push service (the local one), every push held unanswered.
+    for (let i = 0; i < n; i++) {
+      h.pushAnswer.set(`/push/many-${i}`, 0);
+      expect((await create({ currency: 'EUR', unit: 'gram', above: 190, push: { endpoint: `${h.base}/push/many-${i}`, keys } })).res.status).toBe(
+        201,
+      );
+    }
+    await reading(await usdFor(189));
+    void h.lib.evaluate.observe('gold', h.served(await usdFor(191)));
+    await waitFor(
+      async () => h.pushes.filter((p) => p.path.startsWith('/push/many-')).length,
+      (k) => k === n,
+    );
+    expect(h.lib.deliver.deliveriesUnderWay()).toBe(n);
+    h.release();
+    await h.lib.deliver.kick();
   });
 
   it('a delivery claimed by an instance that died is held back only until its claim expires', async () => {
