@@ -7,6 +7,9 @@
 // on it), and the time from the reading until the receiver has all 1,000 events, and until every outcome is written.
 // The same 1,000 once more on KV (redis-server behind the Upstash REST bridge, each answer a few ms late), where every
 // store call is a network round trip.
+// Then deliveries per second with one target hanging (decisions §33): 1,000 alerts on 1,000 target URLs over eight local
+// hosts, one of whose targets never answers, all crossed by one reading; the time until the other 999 have arrived
+// (each delivery at most DELIVERIES_AT_ONCE at once per process, DELIVERIES_PER_HOST per host, one per target).
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -120,6 +123,80 @@ export async function crossing(clock: { at: number }, where: string, beforeCross
   }
 }
 
+/** Deliveries per second to 1,000 targets over eight hosts while one target hangs (embedded store). */
+async function oneTargetHanging(clock: { at: number }): Promise<void> {
+  const { getStore } = await import('../lib/store');
+  const { ALERTS, DELIVERIES_AT_ONCE, DELIVERIES_PER_HOST, newAlert } = await import('../lib/alerts/model');
+  const { observe } = await import('../lib/alerts/evaluate');
+  const { kick } = await import('../lib/alerts/deliver');
+  const store = getStore();
+  const HOSTS = 8;
+  let received = 0;
+  let allReceived: () => void = () => {};
+  const receivedAll = new Promise<void>((r) => (allReceived = r));
+  let lastAt = 0;
+  let hanging: http.ServerResponse | null = null;
+  const servers = await Promise.all(
+    Array.from({ length: HOSTS }, async (_, k) => {
+      const server = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url === '/hang') return void (hanging = res);
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+          if (++received === CROSSING - 1) {
+            lastAt = performance.now();
+            allReceived();
+          }
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, `127.0.0.${k + 1}`, r));
+      return `http://127.0.0.${k + 1}:${(server.address() as net.AddressInfo).port}`;
+    }),
+  );
+  process.env.ALERT_TARGETS_ALLOW = '127.0.0.0/8';
+  try {
+    const now = Date.now();
+    for (let i = 0; i < CROSSING; i++) {
+      const id = `alrt_hang${i}`;
+      const alert = newAlert(
+        {
+          id,
+          token_hash: '00',
+          metal: 'gold',
+          currency: 'USD',
+          unit: 'oz',
+          condition: { type: 'above', value: 5100 + i / 10 },
+          repeat: false,
+          rearm_pct: 0.5,
+          target: { type: 'webhook', url: `${servers[i % HOSTS]}/${i === 0 ? 'hang' : i}` },
+          secret: 'whsec_AAAA',
+          origin: 'https://bench.example',
+        },
+        now,
+      );
+      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, armed_at: now, pending_until: now });
+    }
+    await observe('gold', served(5000, (clock.at += 1000)));
+    const t0 = performance.now();
+    await observe('gold', served(5300, (clock.at += 1000)));
+    await receivedAll;
+    const s = (lastAt - t0) / 1000;
+    console.log(
+      `\n| alerts: one reading crossing ${CROSSING.toLocaleString('en')} alerts on ${HOSTS} hosts, one target hanging (at most ${DELIVERIES_AT_ONCE} at once, ${DELIVERIES_PER_HOST} per webhook host) | |`,
+    );
+    console.log('|---|---|');
+    console.log(`| from the reading to the other ${(CROSSING - 1).toLocaleString('en')} events received, s | ${s.toFixed(2)} |`);
+    console.log(`| deliveries per second | ${((CROSSING - 1) / s).toFixed(0)} |`);
+    console.log(`| the hanging target's request still open when they were all in | ${hanging ? 'yes' : 'no'} |`);
+    (hanging as http.ServerResponse | null)?.writeHead(200).end('{}');
+    const waiting = async () =>
+      (await store.docs<{ id: string; outbox?: unknown[] }>(ALERTS)).docs.some((a) => a.id.startsWith('alrt_hang') && (a.outbox?.length ?? 0) > 0);
+    while (await waiting()) await kick();
+  } finally {
+    delete process.env.ALERT_TARGETS_ALLOW;
+  }
+}
+
 export async function alertsSection(): Promise<void> {
   const fake = await FakeUpstream.start();
   Object.assign(process.env, fake.env(), { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bench-alerts-')), WARM_FEEDS: 'off' });
@@ -187,6 +264,7 @@ export async function alertsSection(): Promise<void> {
     console.log(`\nmean under 5 ms: ${mean < 5 ? 'met' : 'NOT met'}`);
 
     await crossing(clock, `with the ${ARMED.toLocaleString('en')} above still armed, embedded store`);
+    await oneTargetHanging(clock);
 
     // The same on KV, the store of a serverless deployment, where each store call is a network round trip.
     let redis: RedisServer;

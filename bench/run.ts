@@ -28,7 +28,7 @@ async function main() {
   // page, about 10 min), `profile` (a CPU profile of spot misses, bench/profile.ts, about 15 s), `stream` (1,000 open price
   // streams: upstream calls against an idle instance, RSS per stream, change-to-event latency, bench/stream.ts, about 5 min),
   // `outcomes` (spot misses with upstream outcomes recorded against OUTCOMES=off, bench/outcomes.ts, about a minute),
-  // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, in process, bench/alerts.ts, about a minute),
+  // `alerts` (one reading's evaluation with 100,000 alerts armed, then one crossing 1,000 more delivered to a local receiver, on the embedded store and on KV, and deliveries per second with one target hanging, in process, bench/alerts.ts, about a minute),
   // `stores` (spot misses with every TTL at 1 s, and the alerts' evaluation, on the embedded store, KV through the bridge and
   // Redis over TCP side by side, bench/stores.ts, about 3 min),
   // `series-memory` (RSS after every listed currency × unit × `range=max` and 192 `from=` windows, against
