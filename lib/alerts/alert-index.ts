@@ -59,12 +59,12 @@ export interface AlertIndex {
   /** Per metal, the latest time one of its alerts was armed: a reading taken again is evaluated while one waits for a previous reading taken after it. */
   newestArmed: Map<MetalId, number>;
   /** What each alert held added to the index when it was put in (so a change takes back exactly that). */
-  held: Map<string, Held>;
+  held: Map<string, HeldAlert>;
   /** When an alert's status next changes by time alone, or when it leaves the store: soonest on top. */
   deadlines: Deadline[];
 }
 
-interface Held {
+interface HeldAlert {
   alert: Alert;
   status: AlertStatus;
   /** In a group's armed lists, or in its waiting list. */
@@ -130,10 +130,10 @@ function listsOf(g: Group, a: Alert): [Entry[], number][] {
 }
 
 /** Puts one alert into the index: its counts, its target, its outbox, its deadline, and its level in its group's sorted lists. */
-function add(idx: AlertIndex, a: Alert, now: number, sorted: boolean, before?: Held): void {
+function add(idx: AlertIndex, a: Alert, now: number, sorted: boolean, before?: HeldAlert): void {
   const status = statusOf(a, now);
   const deadline = now < endsAt(a) ? endsAt(a) : leavesAt(a);
-  const entry: Held = { alert: a, status, armed: false, waiting: false, deadline };
+  const entry: HeldAlert = { alert: a, status, armed: false, waiting: false, deadline };
   idx.held.set(a.id, entry);
   // A deadline unchanged since the alert was last put in is in the heap already.
   if (before?.deadline !== deadline) pushDeadline(idx.deadlines, { at: deadline, id: a.id });
@@ -165,7 +165,7 @@ function add(idx: AlertIndex, a: Alert, now: number, sorted: boolean, before?: H
 }
 
 /** Takes back what `add` put in for the alert `id`; returns what it held. */
-function remove(idx: AlertIndex, id: string): Held | undefined {
+function remove(idx: AlertIndex, id: string): HeldAlert | undefined {
   const h = idx.held.get(id);
   if (!h) return undefined;
   idx.held.delete(id);
