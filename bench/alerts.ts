@@ -16,6 +16,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Unit } from '../lib/reference/units';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
 
@@ -38,13 +39,44 @@ export function served(usd: number, at: number) {
 }
 
 /**
+ * One of the benchmark's alerts on gold, `condition` in `place`'s currency and unit (USD per troy ounce unless said),
+ * delivered to `url`: as kept once its target answered the verification, active and armed from `now`.
+ */
+export async function armedAlert(
+  id: string,
+  condition: { type: 'above' | 'below'; value: number },
+  url: string,
+  now: number,
+  place: { currency?: string; unit?: Unit } = {},
+) {
+  const { newAlert } = await import('../lib/alerts/model');
+  const alert = newAlert(
+    {
+      id,
+      token_hash: '00',
+      metal: 'gold',
+      currency: place.currency ?? 'USD',
+      unit: place.unit ?? 'oz',
+      condition,
+      repeat: false,
+      rearm_pct: 0.5,
+      target: { type: 'webhook', url },
+      secret: 'whsec_AAAA',
+      origin: 'https://bench.example',
+    },
+    now,
+  );
+  return { ...alert, state: 'active' as const, armed: true, armed_at: now, pending_until: now };
+}
+
+/**
  * Writes CROSSING webhook alerts to a local receiver (answering 200 at once) in the store in use, reads them into the
  * index with a reading below their levels, then times one reading crossing them all: its own path, and the time until
  * the receiver holds every event and every outcome is written on its alert. `clock.at` is the readings' time (ms).
  */
 export async function crossing(clock: { at: number }, where: string, beforeCrossing: () => void = () => {}): Promise<void> {
   const { getStore } = await import('../lib/store');
-  const { ALERTS, newAlert } = await import('../lib/alerts/model');
+  const { ALERTS } = await import('../lib/alerts/model');
   const { observe } = await import('../lib/alerts/evaluate');
   const { COUNTS_KEY, kick } = await import('../lib/alerts/deliver');
   const store = getStore();
@@ -69,24 +101,8 @@ export async function crossing(clock: { at: number }, where: string, beforeCross
     const now = Date.now();
     for (let i = 0; i < CROSSING; i++) {
       const id = `alrt_cross${i}`;
-      const alert = newAlert(
-        {
-          id,
-          token_hash: '00',
-          metal: 'gold',
-          currency: 'USD',
-          unit: 'oz',
-          // Levels between the two readings below (USD per troy ounce, as spot serves gold in USD/oz).
-          condition: { type: 'above', value: 4100 + i / 10 },
-          repeat: false,
-          rearm_pct: 0.5,
-          target: { type: 'webhook', url: `${hook}/${i}` },
-          secret: 'whsec_AAAA',
-          origin: 'https://bench.example',
-        },
-        now,
-      );
-      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
+      // Levels between the two readings below (USD per troy ounce, as spot serves gold in USD/oz).
+      await store.putDoc(ALERTS, id, await armedAlert(id, { type: 'above', value: 4100 + i / 10 }, `${hook}/${i}`, now));
     }
     // A reading below every level: reads the 1,000 new alerts into the index (timed apart).
     const t3 = performance.now();
@@ -126,7 +142,7 @@ export async function crossing(clock: { at: number }, where: string, beforeCross
 /** Deliveries per second to 1,000 targets over eight hosts while one target hangs (embedded store). */
 async function oneTargetHanging(clock: { at: number }): Promise<void> {
   const { getStore } = await import('../lib/store');
-  const { ALERTS, DELIVERIES_AT_ONCE, DELIVERIES_PER_HOST, newAlert } = await import('../lib/alerts/model');
+  const { ALERTS, DELIVERIES_AT_ONCE, DELIVERIES_PER_HOST } = await import('../lib/alerts/model');
   const { observe } = await import('../lib/alerts/evaluate');
   const { kick } = await import('../lib/alerts/deliver');
   const store = getStore();
@@ -158,23 +174,8 @@ async function oneTargetHanging(clock: { at: number }): Promise<void> {
     const now = Date.now();
     for (let i = 0; i < CROSSING; i++) {
       const id = `alrt_hang${i}`;
-      const alert = newAlert(
-        {
-          id,
-          token_hash: '00',
-          metal: 'gold',
-          currency: 'USD',
-          unit: 'oz',
-          condition: { type: 'above', value: 5100 + i / 10 },
-          repeat: false,
-          rearm_pct: 0.5,
-          target: { type: 'webhook', url: `${servers[i % HOSTS]}/${i === 0 ? 'hang' : i}` },
-          secret: 'whsec_AAAA',
-          origin: 'https://bench.example',
-        },
-        now,
-      );
-      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, armed_at: now, pending_until: now });
+      const url = `${servers[i % HOSTS]}/${i === 0 ? 'hang' : i}`;
+      await store.putDoc(ALERTS, id, await armedAlert(id, { type: 'above', value: 5100 + i / 10 }, url, now));
     }
     await observe('gold', served(5000, (clock.at += 1000)));
     const t0 = performance.now();
@@ -202,7 +203,7 @@ export async function alertsSection(): Promise<void> {
   Object.assign(process.env, fake.env(), { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-bench-alerts-')), WARM_FEEDS: 'off' });
   try {
     const { getStore } = await import('../lib/store');
-    const { ALERTS, newAlert } = await import('../lib/alerts/model');
+    const { ALERTS } = await import('../lib/alerts/model');
     const { observe, resetEvaluation } = await import('../lib/alerts/evaluate');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
@@ -215,24 +216,9 @@ export async function alertsSection(): Promise<void> {
       const id = `alrt_bench${i}`;
       // Levels a thousand times above or below any price: armed, never crossed.
       const above = i % 2 === 0;
-      const alert = newAlert(
-        {
-          id,
-          token_hash: '00',
-          metal: 'gold',
-          currency: currencies[i % currencies.length],
-          unit: units[i % units.length],
-          condition: { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) },
-          repeat: false,
-          rearm_pct: 0.5,
-          target: { type: 'webhook', url: `https://hooks.example.com/${i % 5000}` },
-          secret: 'whsec_AAAA',
-          origin: 'https://bench.example',
-        },
-        now,
-      );
-      // Verified and armed, as a webhook alert is once its target answered.
-      await store.putDoc(ALERTS, id, { ...alert, state: 'active', armed: true, pending_until: now });
+      const condition = { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) } as const;
+      const place = { currency: currencies[i % currencies.length], unit: units[i % units.length] };
+      await store.putDoc(ALERTS, id, await armedAlert(id, condition, `https://hooks.example.com/${i % 5000}`, now, place));
     }
     const written = performance.now() - t0;
     const clock = { at: Date.now() };

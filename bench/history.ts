@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { importDaily } from '../lib/prices/bars-import';
 import type { Store } from '../lib/store';
 import { openEmbeddedStore } from '../lib/store/embedded';
@@ -18,49 +17,14 @@ import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt } from '../tests/support/market';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
 import { longChartHandler, realChartHandler } from '../tests/support/yahoo';
-import { CONNECTIONS, type Figures } from './measure';
+import { misses, type MissRun } from './measure';
 
 /** Seconds per run and rounds: short, the machine is shared. */
 const SEGMENT_S = Number(process.env.BENCH_SEGMENT_S || 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const METAL = { xau: 'gold', xag: 'silver', xpt: 'platinum', xpd: 'palladium' } as const;
 
-interface Run extends Figures {
-  /** Bytes per answer, headers included. */
-  bytes: number;
-  /** The server's CPU time per answer, ms. */
-  cpu: number;
-}
-
-/** CPU time a process has used so far (user + system), ms (Linux, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Every request a miss: a throwaway parameter of its own. */
-async function misses(app: App, url: string): Promise<Run> {
-  let n = 0;
-  const cpu0 = cpuMs(app.pid!);
-  const r = await autocannon({
-    url: app.url + url,
-    connections: CONNECTIONS,
-    duration: SEGMENT_S,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: `${req.path}&miss=${++n}` }) }],
-  });
-  const total = Math.max(1, r.requests.total);
-  return {
-    total: r.requests.total,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.non2xx,
-    bytes: r.throughput.total / total,
-    cpu: (cpuMs(app.pid!) - cpu0) / total,
-  };
-}
-
-const mean = (runs: Run[], k: 'rps' | 'cpu') => runs.reduce((s, f) => s + f[k], 0) / runs.length;
+const mean = (runs: MissRun[], k: 'rps' | 'cpu') => runs.reduce((s, f) => s + f[k], 0) / runs.length;
 
 async function importAll(store: Store) {
   for (const s of TEN_YEAR_SYMBOLS) await importDaily(METAL[s], tenYearsFile(s), { store, nowMs: TEN_YEARS_AT });
@@ -85,7 +49,7 @@ async function compare(label: string, app: App) {
   // Warm-up: each path's JIT, and the held series of every metal.
   for (const s of TEN_YEAR_SYMBOLS) await (await app.get(`/api/v1/history?series=spot&symbol=${s}`)).arrayBuffer();
   for (const p of Object.values(paths)) await misses(app, p);
-  const runs: Record<keyof typeof paths, Run[]> = { futures: [], spot: [], date: [] };
+  const runs: Record<keyof typeof paths, MissRun[]> = { futures: [], spot: [], date: [] };
   for (let i = 0; i < ROUNDS; i++) for (const k of Object.keys(paths) as (keyof typeof paths)[]) runs[k].push(await misses(app, paths[k]));
   console.log(`\n| ${label}: every request a miss | KiB per answer | req/s | p50 ms | p99 ms | server CPU ms per answer | errors |`);
   console.log('|---|---|---|---|---|---|---|');
@@ -140,7 +104,7 @@ async function currencies(env: Record<string, string>) {
     }
     console.log(`\nPoints per answer: ${counts.join('; ')}`);
     for (const p of Object.values(paths)) await misses(app, p);
-    const runs = Object.fromEntries(Object.keys(paths).map((k) => [k, [] as Run[]])) as Record<keyof typeof paths, Run[]>;
+    const runs = Object.fromEntries(Object.keys(paths).map((k) => [k, [] as MissRun[]])) as Record<keyof typeof paths, MissRun[]>;
     for (let i = 0; i < ROUNDS; i++) for (const k of Object.keys(paths) as (keyof typeof paths)[]) runs[k].push(await misses(app, paths[k]));
     console.log(
       '\n| History in other currencies: every request a miss | KiB per answer | req/s | p50 ms | p99 ms | server CPU ms per answer | errors |',

@@ -1,5 +1,6 @@
 // What every section of `npm run bench` measures with: a load run (autocannon), its table row, the
 // machine's ceiling (a bare node:http server with the same bytes) and small statistics.
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -57,3 +58,42 @@ export const median = (xs: number[]) => {
 };
 
 export const load1 = () => os.loadavg()[0];
+
+/** Seconds of each run of misses (`misses`): short, the machine is shared. */
+const MISS_SEGMENT_S = Number(process.env.BENCH_SEGMENT_S || 3);
+
+/** A run of misses: its figures, and what each answer cost. */
+export interface MissRun extends Figures {
+  /** Bytes per answer, headers included. */
+  bytes: number;
+  /** The server's CPU time per answer, ms. */
+  cpu: number;
+}
+
+/** CPU time a process has used so far (user + system), ms (Linux, 100 ticks a second). */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Every request a miss: a throwaway parameter of its own. */
+export async function misses(app: App, url: string, seconds = MISS_SEGMENT_S): Promise<MissRun> {
+  let n = 0;
+  const cpu0 = cpuMs(app.pid!);
+  const r = await autocannon({
+    url: app.url + url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: `${req.path}&miss=${++n}` }) }],
+  });
+  const total = Math.max(1, r.requests.total);
+  return {
+    total: r.requests.total,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+    bytes: r.throughput.total / total,
+    cpu: (cpuMs(app.pid!) - cpu0) / total,
+  };
+}

@@ -15,7 +15,7 @@ import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
-import { crossing, served } from './alerts';
+import { armedAlert, crossing, served } from './alerts';
 import { CONNECTIONS, DURATION_S, Figures, load, row } from './measure';
 
 const ARMED = 100_000;
@@ -112,7 +112,7 @@ async function alertEvaluation(envOf: Record<Store, () => Record<string, string>
   const rows: string[] = [];
   try {
     const { getStore } = await import('../lib/store');
-    const { ALERTS, newAlert } = await import('../lib/alerts/model');
+    const { ALERTS } = await import('../lib/alerts/model');
     const { observe, resetEvaluation } = await import('../lib/alerts/evaluate');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
@@ -134,23 +134,8 @@ async function alertEvaluation(envOf: Record<Store, () => Record<string, string>
           Array.from({ length: 1000 }, (_, j) => {
             const i = from + j;
             const above = i % 2 === 0;
-            const alert = newAlert(
-              {
-                id: `alrt_bench${i}`,
-                token_hash: '00',
-                metal: 'gold',
-                currency: 'USD',
-                unit: 'oz',
-                condition: { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) },
-                repeat: false,
-                rearm_pct: 0.5,
-                target: { type: 'webhook', url: `https://hooks.example.com/${i % 5000}` },
-                secret: 'whsec_AAAA',
-                origin: 'https://bench.example',
-              },
-              now,
-            );
-            return store.putDoc(ALERTS, alert.id, { ...alert, state: 'active', armed: true, pending_until: now });
+            const condition = { type: above ? 'above' : 'below', value: above ? 1e9 + i : 1e-6 * (i + 1) } as const;
+            return armedAlert(`alrt_bench${i}`, condition, `https://hooks.example.com/${i % 5000}`, now).then((a) => store.putDoc(ALERTS, a.id, a));
           }),
         );
       }

@@ -2,50 +2,13 @@
 // arithmetic on spot's own reading, so it should cost about what a spot answer costs), in alternating rounds, as
 // `npm start` runs (response cache on, every request a miss). Each row also gives the server's CPU time per answer,
 // which other load on a shared machine does not move the way it moves req/s.
-import fs from 'node:fs';
-import autocannon from 'autocannon';
 import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
-import { CONNECTIONS, median, type Figures } from './measure';
+import { CONNECTIONS, median, misses, type MissRun } from './measure';
 
 /** Seconds per run and rounds: short, the machine is shared. */
 const SEGMENT_S = Number(process.env.BENCH_SEGMENT_S || 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
-
-interface Run extends Figures {
-  /** Bytes per answer, headers included. */
-  bytes: number;
-  /** The server's CPU time per answer, ms. */
-  cpu: number;
-}
-
-/** CPU time a process has used so far (user + system), ms (Linux, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Every request a miss: a throwaway parameter of its own. */
-async function misses(app: App, url: string): Promise<Run> {
-  let n = 0;
-  const cpu0 = cpuMs(app.pid!);
-  const r = await autocannon({
-    url: app.url + url,
-    connections: CONNECTIONS,
-    duration: SEGMENT_S,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: `${req.path}&miss=${++n}` }) }],
-  });
-  const total = Math.max(1, r.requests.total);
-  return {
-    total: r.requests.total,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.non2xx,
-    bytes: r.throughput.total / total,
-    cpu: (cpuMs(app.pid!) - cpu0) / total,
-  };
-}
 
 export async function valueSection() {
   const fake = await FakeUpstream.start();
@@ -73,14 +36,14 @@ export async function valueSection() {
     // Warm-up: each path's JIT.
     for (const p of Object.values(paths)) await misses(app, p);
     const keys = Object.keys(paths) as (keyof typeof paths)[];
-    const runs = Object.fromEntries(keys.map((k) => [k, [] as Run[]])) as Record<keyof typeof paths, Run[]>;
+    const runs = Object.fromEntries(keys.map((k) => [k, [] as MissRun[]])) as Record<keyof typeof paths, MissRun[]>;
     for (let i = 0; i < ROUNDS; i++) for (const k of i % 2 ? [...keys].reverse() : keys) runs[k].push(await misses(app, paths[k]));
     console.log(
       `\n## Metal value misses against spot misses (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SEGMENT_S} s, response cache on, medians of the rounds)\n`,
     );
     console.log('| every request a miss | bytes per answer | req/s | p50 ms | p99 ms | server CPU ms per answer | errors |');
     console.log('|---|---|---|---|---|---|---|');
-    const med = (k: keyof typeof paths, f: (r: Run) => number) => median(runs[k].map(f));
+    const med = (k: keyof typeof paths, f: (r: MissRun) => number) => median(runs[k].map(f));
     for (const k of keys) {
       console.log(
         `| ${name[k]} | ${med(k, (r) => r.bytes).toFixed(0)} | ${med(k, (r) => r.rps).toFixed(0)} | ${med(k, (r) => r.p50).toFixed(1)} | ` +
@@ -88,7 +51,7 @@ export async function valueSection() {
       );
     }
     // Per round, each value row against the compact spot row measured beside it.
-    const ratio = (k: keyof typeof paths, f: (r: Run) => number, inverse = false) =>
+    const ratio = (k: keyof typeof paths, f: (r: MissRun) => number, inverse = false) =>
       median(runs[k].map((r, i) => (inverse ? f(runs.spot[i]) / f(r) : f(r) / f(runs.spot[i]))));
     console.log(
       '\n' +

@@ -1,3 +1,5 @@
+import { UNITS, type Unit } from '../lib/reference/units';
+import { unitWord } from '../widgets/format';
 import type { PageStrings, Strings } from '../widgets/i18n';
 
 // "Notify me" on the price pages (decisions §28, Web Push): what the page's alerts script (site/scripts/price-alerts.ts)
@@ -87,21 +89,6 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
 
-const UNIT_KEY: Record<string, string> = {
-  oz: 'Oz',
-  gram: 'Gram',
-  kg: 'Kg',
-  tola: 'Tola',
-  tael: 'Tael',
-  baht: 'Baht',
-  chi: 'Chi',
-  luong: 'Luong',
-  don: 'Don',
-  pavan: 'Pavan',
-  dwt: 'Dwt',
-  grain: 'Grain',
-};
-
 /** "Gold above €140.00 per gram" in the page's language. */
 export function alertLabel(
   a: Pick<SavedAlert, 'metal' | 'currency' | 'unit' | 'type' | 'value'>,
@@ -115,7 +102,7 @@ export function alertLabel(
   } catch {
     price = `${a.value} ${a.currency}`;
   }
-  const per = (t as Record<string, string>)[`per${UNIT_KEY[a.unit] ?? ''}`] ?? a.unit;
+  const per = (UNITS as readonly string[]).includes(a.unit) ? unitWord(t, a.unit as Unit, 'per') : a.unit;
   const metal = (t as Record<string, string>)[a.metal] ?? a.metal;
   return fill(a.type === 'above' ? p.notifyAboveLabel : p.notifyBelowLabel, { metal, price: `${price} ${per}` });
 }

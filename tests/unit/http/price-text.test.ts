@@ -1,31 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as priceTxt from '@/app/api/v1/price.txt/route';
 import * as spot from '@/app/api/v1/spot/route';
 import { G_PER_OZ, sleep } from '../../support/expect';
-import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { fixture } from '../../support/fake-upstream';
+import { onFakeUpstream } from '../../support/route-handlers';
 
 // GET /api/v1/price.txt in process, beside spot: one number as text, spot's own figure, its state in headers.
-// Every upstream is the fake (recorded real bodies); the store is a fresh embedded one.
+// Every upstream is the fake (recorded real bodies); the store is a fresh embedded one (tests/support/route-handlers.ts).
 
 const fx = fixture('er-api-latest-USD.json');
 const goldUsd: number = fixture('goldapi-price-XAU.json').price;
 const silverUsd: number = fixture('goldapi-price-XAG.json').price;
 
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await FakeUpstream.start();
-  for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
-  vi.stubEnv('DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-price-txt-')));
-  vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
-  vi.stubEnv('CACHE_TTL_S', '1');
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await fake?.close();
-});
+const upstream = onFakeUpstream('price-txt');
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -56,7 +43,7 @@ const NUMBER_LINE = /^\d+(\.\d+)?\n$/;
 describe('price.txt: never seen', () => {
   it('gold never seen and both its sources down: 503 with the text unavailable, never cached', async () => {
     // Silver too, so that it is still never seen in the next test (spot reads every metal).
-    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' }).set('silver', { mode: 'refuse' });
+    upstream().set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' }).set('silver', { mode: 'refuse' });
     const [r, s] = await both('', '');
     expect(s.status).toBe(503);
     expect(r.status).toBe(503);
@@ -65,13 +52,13 @@ describe('price.txt: never seen', () => {
     expect(r.headers.get('x-data-state')).toBe('unavailable');
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.headers.get('etag')).toBeNull();
-    fake.reset();
+    upstream().reset();
     // Past the pause before a failed upstream is asked again.
     await sleep(1200);
   });
 
   it('a metal never seen is unavailable on its own: silver 503 while gold answers', async () => {
-    fake.set('silver', { mode: 'refuse' }).set('quotes:XAG', { mode: 'refuse' });
+    upstream().set('silver', { mode: 'refuse' }).set('quotes:XAG', { mode: 'refuse' });
     const [silver, gold, s] = await Promise.all([text('?metal=silver'), text('?metal=gold'), spotJson('?compact=1')]);
     expect(s.status).toBe(200);
     expect(s.body.silver_usd_oz).toBeNull();
@@ -81,7 +68,7 @@ describe('price.txt: never seen', () => {
     expect(silver.headers.get('x-data-state')).toBe('unavailable');
     expect(gold.status).toBe(200);
     expect(gold.body).toBe(`${s.body.xau.price}\n`);
-    fake.reset();
+    upstream().reset();
     await sleep(1200);
   });
 });
@@ -316,7 +303,7 @@ describe('price.txt: stale', () => {
     const held = before.body.sources.map(
       (src: { price_usd_oz: number }) => `${Math.round(((src.price_usd_oz * before.body.fx_rate) / G_PER_OZ) * 1e4) / 1e4}\n`,
     );
-    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
+    upstream().set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
     // The 1 s test TTL passes and both sources fail: the next answers are stale.
     await expect.poll(async () => (await text(`?${q}`)).headers.get('x-data-state'), { timeout: 30_000, interval: 300 }).toBe('stale');
     const [r, s] = await both(`?${q}`, `?compact=1&${q}`);
@@ -329,6 +316,6 @@ describe('price.txt: stale', () => {
     expect(r.headers.get('cache-control')).toBe(s.headers.get('cache-control'));
     // Turning stale is a new answer: the fresh answer's ETag no longer holds.
     expect(r.headers.get('etag')).not.toBe(fresh.headers.get('etag'));
-    fake.reset();
+    upstream().reset();
   });
 });

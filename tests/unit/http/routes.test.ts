@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as chartCsv from '@/app/api/v1/chart.csv/route';
 import * as chart from '@/app/api/v1/chart/route';
 import * as historyCsv from '@/app/api/v1/history.csv/route';
@@ -10,40 +7,19 @@ import * as intraday from '@/app/api/v1/intraday/route';
 import * as spot from '@/app/api/v1/spot/route';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Spot } from '@/lib/schemas/spot';
-import { checkContract } from '../../support/contract';
 import { sleep } from '../../support/expect';
-import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { fixture } from '../../support/fake-upstream';
+import { callRoute, onFakeUpstream } from '../../support/route-handlers';
 
 // The REST route handlers called in process, Request in, Response out: no build and no server.
-// Every upstream is the fake (recorded real bodies); the store is a fresh embedded one.
+// Every upstream is the fake (recorded real bodies); the store is a fresh embedded one (tests/support/route-handlers.ts).
 
 const gold = fixture('goldapi-price-XAU.json');
 const fx = fixture('er-api-latest-USD.json');
 
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await FakeUpstream.start();
-  // The service reads its environment lazily, so this is in place before the first call.
-  for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
-  vi.stubEnv('DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-routes-')));
-  vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
-  vi.stubEnv('CACHE_TTL_S', '1');
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await fake?.close();
-});
+const upstream = onFakeUpstream('routes');
 
-type Handler = (req: Request) => Promise<Response>;
-
-/** Calls `handler` with a request for `pathAndQuery`; the JSON body is checked against the OpenAPI document, as over HTTP. */
-async function call(handler: Handler, pathAndQuery: string, init?: RequestInit) {
-  const res = await handler(new Request(`http://t${pathAndQuery}`, init));
-  const text = await res.text();
-  const body = text ? JSON.parse(text) : null;
-  if (body !== null) checkContract(pathAndQuery, res.status, body);
-  return { status: res.status, body, headers: res.headers };
-}
+const call = callRoute;
 
 function expectError(r: Awaited<ReturnType<typeof call>>, status: number) {
   expect(r.status).toBe(status);
@@ -54,18 +30,18 @@ function expectError(r: Awaited<ReturnType<typeof call>>, status: number) {
 
 describe('spot route', () => {
   it('gold never seen and both its sources down: 503 unavailable, no price', async () => {
-    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
+    upstream().set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
     const r = await call(spot.GET, '/api/v1/spot');
     expectError(r, 503);
     expect(r.body.data_state.status).toBe('unavailable');
     expect(r.body).not.toHaveProperty('spot_usd_oz');
-    fake.reset();
+    upstream().reset();
     // Past the pause before a failed upstream is asked again.
     await sleep(1200);
   });
 
   it('200 from the recorded upstream bodies', async () => {
-    fake.resetCalls();
+    upstream().resetCalls();
     const r = await call(spot.GET, '/api/v1/spot?compact=1');
     expect(r.status).toBe(200);
     Spot.parse(r.body);
@@ -76,7 +52,7 @@ describe('spot route', () => {
     expect(r.headers.get('cache-control')).toBe('public, max-age=1');
     expect(r.headers.get('cdn-cache-control')).toBe('max-age=1, stale-while-revalidate=1');
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(fake.calls.gold).toBe(1);
+    expect(upstream().calls.gold).toBe(1);
   });
 
   it('HEAD answers like GET without a body', async () => {
@@ -167,7 +143,7 @@ describe('intraday route', () => {
 
 describe('chart route', () => {
   it('invalid values and combinations the upstream cannot serve are 400, without asking the upstream', async () => {
-    fake.resetCalls();
+    upstream().resetCalls();
     for (const [q, error] of [
       ['symbol=gold', /^Invalid symbol/],
       ['range=7y', /^Invalid range/],
@@ -181,7 +157,7 @@ describe('chart route', () => {
       expect(r.body.valid.length, q).toBeGreaterThan(0);
     }
     expectError(await call(chart.GET, '/api/v1/chart?range=1y&range=5y'), 400);
-    expect(fake.calls.chart).toBe(0);
+    expect(upstream().calls.chart).toBe(0);
   });
 });
 
@@ -221,14 +197,14 @@ describe('the .csv routes', () => {
   });
 
   it('other bad parameters are the same 400 as on the JSON path, without asking the upstream', async () => {
-    fake.resetCalls();
+    upstream().resetCalls();
     for (const q of ['symbol=gold', 'range=1y&interval=1m', 'range=1y&range=5y']) {
       const [csv, json] = [await call(chartCsv.GET, `/api/v1/chart.csv?${q}`), await call(chart.GET, `/api/v1/chart?${q}`)];
       expectError(csv, 400);
       expect(csv.body.error, q).toBe(json.body.error);
       expect(csv.body.valid, q).toEqual(json.body.valid);
     }
-    expect(fake.calls.chart).toBe(0);
+    expect(upstream().calls.chart).toBe(0);
     expectError(await call(historyCsv.GET, '/api/v1/history.csv?date=2026-13-01'), 400);
     expectError(await call(intradayCsv.GET, '/api/v1/intraday.csv?hours=49'), 400);
   });

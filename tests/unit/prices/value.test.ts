@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as items from '@/app/api/v1/items/route';
 import * as spot from '@/app/api/v1/spot/route';
 import * as value from '@/app/api/v1/value/route';
 import * as converter from '@/app/widgets/converter/route';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Items, Value } from '@/lib/schemas/value';
-import { checkContract } from '../../support/contract';
 import { G_PER_OZ, sleep } from '../../support/expect';
-import { FakeUpstream, fixture } from '../../support/fake-upstream';
+import { fixture } from '../../support/fake-upstream';
+import { callRoute, onFakeUpstream } from '../../support/route-handlers';
 
 // GET /api/v1/value and /api/v1/items in process (decisions §31): what metal people hold is worth at spot. Every expected
 // figure is computed here from the fixtures' USD prices and FX rates, the unit and karat definitions and the coins' mint
@@ -66,33 +63,15 @@ const rounded = (v: number, dp: number) => (v < 0 ? -1 : 1) * (Math.round(Math.a
 /** What `fineOz` troy ounces of `metal` are worth in `currency`, unrounded. */
 const worth = (metal: 'gold' | 'silver', fineOz: number, currency: string) => fineOz * USD[metal] * fx.rates[currency];
 
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await FakeUpstream.start();
-  for (const [k, v] of Object.entries(fake.env())) vi.stubEnv(k, v);
-  vi.stubEnv('DATA_DIR', fs.mkdtempSync(path.join(os.tmpdir(), 'goldapi-value-')));
-  vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1500');
-  vi.stubEnv('CACHE_TTL_S', '1');
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await fake?.close();
-});
+const upstream = onFakeUpstream('value');
 
-type Handler = (req: Request) => Promise<Response>;
-async function call(handler: Handler, pathAndQuery: string, init?: RequestInit) {
-  const res = await handler(new Request(`http://t${pathAndQuery}`, init));
-  const text = await res.text();
-  const body = text ? JSON.parse(text) : null;
-  if (body !== null) checkContract(pathAndQuery, res.status, body);
-  return { status: res.status, body, headers: res.headers };
-}
+const call = callRoute;
 const ask = (query: string) => call(value.GET, `/api/v1/value?${query}`);
 const spotOf = (query: string) => call(spot.GET, `/api/v1/spot?compact=1&${query}`);
 
 describe('value: never seen, as spot', () => {
   it('gold never seen and both its sources down: 503 unavailable with no figure, never cached', async () => {
-    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' }).set('silver', { mode: 'refuse' });
+    upstream().set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' }).set('silver', { mode: 'refuse' });
     const [r, s] = await Promise.all([ask('weight=1'), spotOf('')]);
     expect(s.status).toBe(503);
     expect(r.status).toBe(503);
@@ -100,18 +79,18 @@ describe('value: never seen, as spot', () => {
     expect(r.body.data_state.status).toBe('unavailable');
     expect(r.body).not.toHaveProperty('melt_value');
     expect(r.headers.get('cache-control')).toBe('no-store');
-    fake.reset();
+    upstream().reset();
     await sleep(1200);
   });
 
   it('silver never seen while gold answers: silver (and a silver coin) 503, gold 200', async () => {
-    fake.set('silver', { mode: 'refuse' }).set('quotes:XAG', { mode: 'refuse' });
+    upstream().set('silver', { mode: 'refuse' }).set('quotes:XAG', { mode: 'refuse' });
     const [silver, dime, gold] = await Promise.all([ask('metal=silver&weight=1'), ask('item=us-90-dime'), ask('weight=1')]);
     expect(silver.status).toBe(503);
     expect(silver.body.data_state.status).toBe('unavailable');
     expect(dime.status).toBe(503);
     expect(gold.status).toBe(200);
-    fake.reset();
+    upstream().reset();
     await sleep(1200);
   });
 });
@@ -366,7 +345,7 @@ describe('value: stale, as spot', () => {
   it('upstream down after a real price: 200 stale, valued at the last real price spot serves', async () => {
     const fresh = await ask('weight=1&unit=oz&currency=EUR');
     expect(fresh.body.data_state.status).toBe('fresh');
-    fake.set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
+    upstream().set('gold', { mode: 'refuse' }).set('quotes', { mode: 'refuse' });
     await expect
       .poll(async () => (await ask('weight=1&unit=oz&currency=EUR')).body.data_state.status, { timeout: 30_000, interval: 300 })
       .toBe('stale');
@@ -378,6 +357,6 @@ describe('value: stale, as spot', () => {
     // The last real price, never a made-up one: the one spot serves stale, at the rate spot uses.
     expect(r.body.melt_value).toBe(rounded(s.body.spot_usd_oz * s.body.fx_rate, 2));
     expect(r.body.melt_value).toBe(s.body.xau.price);
-    fake.reset();
+    upstream().reset();
   });
 });
