@@ -4,6 +4,21 @@ import { expect } from 'vitest';
 export const G_PER_OZ = 31.1034768;
 export const OZ_PER_KG = 32.1507466;
 export const OZ_PER_TONNE = 32150.7466;
+/** Grams in each unit, by definition (decisions §3, §17, §31). */
+export const UNIT_GRAMS = {
+  oz: G_PER_OZ,
+  gram: 1,
+  kg: 1000,
+  tola: 11.6638038,
+  tael: 37.429,
+  baht: 15.244,
+  chi: 3.75,
+  luong: 37.5,
+  don: 3.75,
+  pavan: 8,
+  dwt: 1.55517384,
+  grain: 0.06479891,
+} as const;
 
 /** `actual` is `exact` rounded to `decimals` places (within half a unit, and no more decimals than that). */
 export function expectRounded(actual: unknown, exact: number, decimals: number): void {

@@ -5,7 +5,7 @@ import * as value from '@/app/api/v1/value/route';
 import * as converter from '@/app/widgets/converter/route';
 import { ErrorBody } from '@/lib/schemas/common';
 import { Items, Value } from '@/lib/schemas/value';
-import { G_PER_OZ, sleep } from '../../support/expect';
+import { G_PER_OZ, sleep, UNIT_GRAMS } from '../../support/expect';
 import { fixture } from '../../support/fake-upstream';
 import { callRoute, onFakeUpstream } from '../../support/route-handlers';
 
@@ -43,20 +43,7 @@ const COINS = {
 } as const;
 
 /** Grams per unit, by definition. */
-const GRAMS: Record<string, number> = {
-  oz: G_PER_OZ,
-  gram: 1,
-  kg: 1000,
-  tola: 11.6638038,
-  tael: 37.429,
-  baht: 15.244,
-  chi: 3.75,
-  luong: 37.5,
-  don: 3.75,
-  pavan: 8,
-  dwt: 1.55517384,
-  grain: 0.06479891,
-};
+const GRAMS: Record<string, number> = UNIT_GRAMS;
 
 /** Half away from zero, as the service rounds. */
 const rounded = (v: number, dp: number) => (v < 0 ? -1 : 1) * (Math.round(Math.abs(v) * 10 ** dp * (1 + Number.EPSILON)) / 10 ** dp);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { History } from '@/lib/schemas/history';
-import { sleep } from '../../support/expect';
+import { sleep, UNIT_GRAMS } from '../../support/expect';
 import { FakeUpstream } from '../../support/fake-upstream';
 import { ratesOf } from '../../support/fx-history';
 import { marketClockAt } from '../../support/market';
@@ -17,17 +17,7 @@ import { longChartHandler, longDailyRows, type OhlcRow } from '../../support/yah
 
 const GRAMS_PER_OZ = 31.1034768;
 /** Grams in each unit, by definition (decisions §17, §31). */
-const GRAMS = {
-  oz: GRAMS_PER_OZ,
-  gram: 1,
-  tola: 11.6638038,
-  chi: 3.75,
-  luong: 37.5,
-  don: 3.75,
-  pavan: 8,
-  dwt: 1.55517384,
-  grain: 0.06479891,
-} as const;
+const GRAMS = UNIT_GRAMS;
 /** A price per unit smaller than a gram has 4 decimals, as per gram; the others 2. */
 const decimalsOf = (unit: keyof typeof GRAMS) => (unit === 'gram' || unit === 'grain' ? 4 : 2);
 /** Half away from zero, as the service and spot round. */
