@@ -5,7 +5,7 @@ import { originProps } from '@/site/page-props';
 
 const CHANGES: [string, string, string][] = [
   [
-    'v1.11 (in progress)',
+    'v1.11',
     '2026-12',
     "What the metal people hold is worth: `GET /api/v1/value` (a weight in any unit at a karat or a `fineness`, or a bullion coin of `GET /api/v1/items` with a count, of any metal in any currency; `melt_value` equals spot to the digit, `price` is spot's own figure, an optional `quote` gives its premium over the metal's value) and the MCP tool `get_metal_value`; the units of the world's markets on every surface that takes `unit` (`chi`, `luong`, `don`, `pavan`, `dwt`, `grain`); `fineness` (a fraction or parts per thousand) beside gold's karats on price.txt and value; the price pages' \"what your metal is worth\" forms (working with scripts off), a quantity table and the coins' metal values, and the converter widget with `fineness`; always the metal's value, never a shop's price. " +
       "Why the price moved: every change carries `from_metal` and `from_currency` (spot, the stream, `get_gold_price`), and each price page says it in words, with a performance table (1 week to since the start, each figure history's `period.change_pct`, naming its series) and a table of years; history takes `group=year` and `range=1w`. " +
