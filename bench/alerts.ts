@@ -152,6 +152,7 @@ async function oneTargetHanging(clock: { at: number }): Promise<void> {
   const receivedAll = new Promise<void>((r) => (allReceived = r));
   let lastAt = 0;
   let hanging: http.ServerResponse | null = null;
+  const listening: http.Server[] = [];
   const servers = await Promise.all(
     Array.from({ length: HOSTS }, async (_, k) => {
       const server = http.createServer((req, res) => {
@@ -165,6 +166,7 @@ async function oneTargetHanging(clock: { at: number }): Promise<void> {
           }
         });
       });
+      listening.push(server);
       await new Promise<void>((r) => server.listen(0, `127.0.0.${k + 1}`, r));
       return `http://127.0.0.${k + 1}:${(server.address() as net.AddressInfo).port}`;
     }),
@@ -195,6 +197,11 @@ async function oneTargetHanging(clock: { at: number }): Promise<void> {
     while (await waiting()) await kick();
   } finally {
     delete process.env.ALERT_TARGETS_ALLOW;
+    // Open receivers would keep the benchmark's process alive after its last section.
+    for (const server of listening) {
+      server.closeAllConnections();
+      server.close();
+    }
   }
 }
 
