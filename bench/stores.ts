@@ -15,11 +15,10 @@ import { App } from '../tests/support/app';
 import { FakeUpstream } from '../tests/support/fake-upstream';
 import { marketClockAt, OPEN_DAY } from '../tests/support/market';
 import { RedisServer, UpstashBridge } from '../tests/support/upstash-bridge';
-import { armedAlert, crossing, served } from './alerts';
+import { armedAlert, crossing, timedReadings } from './alerts';
 import { CONNECTIONS, DURATION_S, Figures, load, row } from './measure';
 
 const ARMED = 100_000;
-const READINGS = 200;
 const STORE_SLOT = Symbol.for('goldapi.store');
 type Store = 'embedded' | 'kv' | 'redis';
 const NAME: Record<Store, string> = {
@@ -113,7 +112,7 @@ async function alertEvaluation(envOf: Record<Store, () => Record<string, string>
   try {
     const { getStore } = await import('../lib/store');
     const { ALERTS } = await import('../lib/alerts/model');
-    const { observe, resetEvaluation } = await import('../lib/alerts/evaluate');
+    const { resetEvaluation } = await import('../lib/alerts/evaluate');
     const { feeds } = await import('../lib/sources/feeds');
     await feeds.fx.read();
     const clock = { at: Date.now() };
@@ -140,18 +139,7 @@ async function alertEvaluation(envOf: Record<Store, () => Record<string, string>
         );
       }
       const written = performance.now() - t0;
-      const t1 = performance.now();
-      await observe('gold', served(4000, (clock.at += 1000)));
-      const first = performance.now() - t1;
-      const times: number[] = [];
-      for (let i = 0; i < READINGS; i++) {
-        const t = performance.now();
-        await observe('gold', served(4000 + (i % 2 ? 25 : -25), (clock.at += 1000)));
-        times.push(performance.now() - t);
-      }
-      times.sort((a, b) => a - b);
-      const mean = times.reduce((n, x) => n + x, 0) / times.length;
-      const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+      const { first, mean, p } = await timedReadings(clock);
       rows.push(
         `| ${NAME[s]} | ${(written / 1000).toFixed(1)} | ${first.toFixed(0)} | ${mean.toFixed(2)} | ${p(0.5).toFixed(2)} / ${p(0.99).toFixed(2)} |`,
       );
