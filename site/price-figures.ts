@@ -5,7 +5,7 @@ import { round, type Unit } from '../lib/reference/units';
 import type { DataState } from '../lib/schemas/common';
 import type { Spot } from '../lib/schemas/spot';
 import type { PriceEvent } from '../lib/schemas/stream';
-import { ago, fill, money, percent, priceDecimals, signedMoney } from '../widgets/format';
+import { ago, arrow, fill, money, percent, priceDecimals, signedMoney } from '../widgets/format';
 import type { PageStrings, Strings } from '../widgets/i18n';
 import { whyItMoved, type ChangeParts } from './price-split';
 
@@ -198,7 +198,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
   if (f.change) {
     const dir = f.change.change > 0 ? 'up' : f.change.change < 0 ? 'down' : 'flat';
     out.change = fill(w.t.sinceClose, {
-      arrow: dir === 'up' ? '▲' : dir === 'down' ? '▼' : '▶',
+      arrow: arrow(f.change.change),
       change: signedMoney(f.change.change, currency, loc, dp),
       pct: percent(f.change.pct, loc),
     });
@@ -222,7 +222,7 @@ export function textsOf(f: Figures, w: PageWords, now: number, timeZone?: string
   for (const m of METALS) {
     out[`m-${m.id}`] = f.metals[m.id].price === null ? w.t.priceUnavailable : cash(f.metals[m.id].price);
     const pct = f.metals[m.id].pct;
-    out[`mc-${m.id}`] = pct === null ? '' : `${pct > 0 ? '▲' : pct < 0 ? '▼' : '▶'} ${percent(pct, loc)}`;
+    out[`mc-${m.id}`] = pct === null ? '' : `${arrow(pct)} ${percent(pct, loc)}`;
   }
   for (const k of KARAT_KEYS) {
     if (f.karats) out[`k-${k}`] = cash(f.karats[k]);

@@ -3,6 +3,9 @@ import type { MoveSeries } from './price-performance-data';
 
 // What the performance and years tables share: each series' name, dates and years in the page's locale.
 
+/** A change's class on the tables' cells: `up`, `down`, or none when level. */
+export const direction = (n: number) => (n > 0 ? 'up' : n < 0 ? 'down' : undefined);
+
 /** A series' name in the page's language (the chart's captions' words). */
 export function seriesName(series: MoveSeries, t: Strings): string {
   return series === 'spot' ? t.lineSpot : series === 'futures' ? t.lineFutures : t.lineMonthly;

@@ -1,7 +1,7 @@
 import type { Unit } from '@/lib/reference/units';
-import { fill, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
+import { arrow, fill, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
 import type { PageWords } from './price-figures';
-import { pointDates, seriesName } from './price-moves-format';
+import { direction, pointDates, seriesName } from './price-moves-format';
 import type { MoveRow, MoveWindow, PriceMoves } from './price-performance-data';
 
 // The performance table of a price page (decisions §32), server-rendered: the change over each window, in the page's
@@ -18,9 +18,6 @@ const LABEL: Record<MoveWindow, keyof PageWords['p']> = {
   '10y': 'perf10y',
   max: 'perfMax',
 };
-
-const arrow = (n: number) => (n > 0 ? '▲' : n < 0 ? '▼' : '▶');
-const direction = (n: number) => (n > 0 ? 'up' : n < 0 ? 'down' : undefined);
 
 /** What a row says under its window's name: its dates and series, or why it has no figure. */
 function under(r: MoveRow, w: PageWords, currency: string): string {

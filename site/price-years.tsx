@@ -1,7 +1,7 @@
 import type { Unit } from '@/lib/reference/units';
-import { fill, money, number, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
+import { arrow, fill, money, number, percent, priceDecimals, signedMoney, unitWord } from '@/widgets/format';
 import type { PageWords } from './price-figures';
-import { pointDate, seriesName, yearOf } from './price-moves-format';
+import { direction, pointDate, seriesName, yearOf } from './price-moves-format';
 import type { PriceMoves, YearRow } from './price-performance-data';
 
 // The years table of a price page (decisions §32), server-rendered: each calendar year's first, last, high, low and
@@ -72,10 +72,10 @@ export function PriceYears(props: { moves: PriceMoves; metal: string; currency: 
                     <td>{cash(y.high)}</td>
                     <td>{cash(y.low)}</td>
                     <td>{cash(y.avg)}</td>
-                    <td className={y.pct === null ? undefined : y.pct > 0 ? 'up' : y.pct < 0 ? 'down' : undefined}>
+                    <td className={y.pct === null ? undefined : direction(y.pct)}>
                       {y.change === null || y.pct === null
                         ? '—'
-                        : `${y.pct > 0 ? '▲' : y.pct < 0 ? '▼' : '▶'} ${signedMoney(y.change, currency, loc, dp)} (${percent(y.pct, loc)})`}
+                        : `${arrow(y.pct)} ${signedMoney(y.change, currency, loc, dp)} (${percent(y.pct, loc)})`}
                     </td>
                   </tr>
                 ))}

@@ -75,6 +75,11 @@ export function percent(value: number, locale: string): string {
   );
 }
 
+/** The arrow beside a change: up, down, or level. */
+export function arrow(change: number): string {
+  return change > 0 ? '▲' : change < 0 ? '▼' : '▶';
+}
+
 /** A percentage with two decimals and no sign ("12.43%"), for words that say above or below. */
 export function unsignedPercent(value: number, locale: string): string {
   return numberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(value) / 100);
