@@ -15,10 +15,12 @@ import { readMetal, type MetalReading } from './spot';
 
 /** The value of a parsed /api/v1/value query, or unavailable when the metal has never been seen (spot's 503). */
 export async function metalValue(q: ValueQuery): Promise<Value | Unavailable> {
-  const metal = (q.item === undefined ? undefined : itemById(q.item)!.metal) ?? q.metal ?? 'gold';
-  const read = await readMetal(metal, q.currency);
+  const read = await readMetal(metalOf(q), q.currency);
   return isUnavailable(read) ? read : valueAt(read, q);
 }
+
+/** The metal a query values: its coin's, else the one asked (gold by default). */
+const metalOf = (q: ValueQuery) => (q.item === undefined ? undefined : itemById(q.item)!.metal) ?? q.metal ?? 'gold';
 
 /**
  * The value of a parsed query at one reading of its metal's price (the served USD price and the rate spot uses), with
@@ -27,20 +29,21 @@ export async function metalValue(q: ValueQuery): Promise<Value | Unavailable> {
  */
 export function valueAt(read: MetalReading, q: ValueQuery): Value {
   const item = q.item === undefined ? undefined : itemById(q.item)!;
-  const metal = item?.metal ?? q.metal ?? 'gold';
   const { usdOz, rate } = read;
   const unit = q.unit;
   const { grams, label } = unitEntry(unit);
-  const holding: Holding = item ? { coin: item, qty: q.qty ?? 1 } : { weight: q.weight!, unit, fineness: fineShare(q) ?? 1 };
+  const qty = q.qty ?? 1;
+  const fineness = item ? item.fineness : (fineShare(q) ?? 1);
+  const holding: Holding = item ? { coin: item, qty } : { weight: q.weight!, unit, fineness };
   const { fine_weight, melt_value, quote, price } = meltFigures(usdOz, rate, holding, unit, q.quote);
   return {
-    metal,
+    metal: metalOf(q),
     currency: read.currency,
-    weight: { value: item ? round((item.gross_g * (q.qty ?? 1)) / grams, 6) : q.weight!, unit: label },
-    fineness: round(item ? item.fineness : (fineShare(q) ?? 1), 6),
+    weight: { value: item ? round((item.gross_g * qty) / grams, 6) : q.weight!, unit: label },
+    fineness: round(fineness, 6),
     fine_weight,
     melt_value,
-    ...(item ? { item, qty: q.qty ?? 1 } : {}),
+    ...(item ? { item, qty } : {}),
     ...(quote ? { quote } : {}),
     price: { value: price, unit: label },
     data_state: read.data_state,
